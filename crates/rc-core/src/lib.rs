@@ -1,0 +1,45 @@
+//! The shared vocabulary of rulecover: datasets, rules and rule sets,
+//! coverage, the traits the algorithm crates implement, evaluation metrics,
+//! cross-validation and the statistics the papers report.
+//!
+//! Every other crate of the workspace builds on these types: a learner
+//! takes a [`Dataset`], a rule model exposes [`Rule`]s through
+//! [`RuleModel`], and ensembles hand out rule pools through [`RuleSource`].
+//!
+//! ```
+//! use rc_core::{Condition, Dataset, Feature, Rule, Target};
+//!
+//! let data = Dataset::new(
+//!     "patients",
+//!     vec![Feature::numeric("age"), Feature::numeric("bmi")],
+//!     vec![vec![30.0, 60.0, 45.0], vec![22.0, 31.0, 27.5]],
+//!     Target::Classes { labels: vec![0, 1, 1], names: vec!["healthy".into(), "ill".into()] },
+//! )?;
+//! let rule = Rule::new(vec![Condition::gt(0, 40.0), Condition::le(1, 29.1)]);
+//! assert_eq!(rule.display(data.features()).to_string(), "age > 40 and bmi <= 29.1");
+//! assert_eq!(rule.coverage(&data).iter().collect::<Vec<_>>(), vec![2]);
+//! # Ok::<(), rc_core::Error>(())
+//! ```
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod coverage;
+pub mod csv;
+pub mod dataset;
+pub mod error;
+pub mod metrics;
+pub mod rng;
+pub mod rule;
+pub mod ruleset;
+pub mod shared;
+pub mod traits;
+pub mod zeror;
+
+pub use coverage::{BitSet, CoverageMatrix};
+pub use dataset::{Dataset, Feature, FeatureKind, Target};
+pub use error::{Error, Result};
+pub use rng::Rng;
+pub use rule::{Condition, Op, Rule};
+pub use ruleset::{Outcome, RuleSet, WeightedRule};
+pub use traits::{Fit, PoolRule, Predict, Predictions, RuleModel, RuleSource};
+pub use zeror::{ZeroR, ZeroRModel};

@@ -1,0 +1,144 @@
+//! Traits through which the crates compose: fitting, predicting, exposing
+//! rules, and handing out pools of rules.
+
+use serde::{Deserialize, Serialize};
+
+use crate::coverage::CoverageMatrix;
+use crate::dataset::Dataset;
+use crate::error::Result;
+use crate::metrics::argmax;
+use crate::rule::Rule;
+
+/// Learning parameters that can fit a model to a dataset.
+pub trait Fit {
+    /// The fitted model.
+    type Model;
+    /// What can go wrong (invalid parameters, bad data, solver failure).
+    type Error: std::error::Error + Send + Sync + 'static;
+
+    /// Validates the parameters and fits a model to `data`.
+    fn fit(&self, data: &Dataset) -> std::result::Result<Self::Model, Self::Error>;
+}
+
+/// What a model predicts for a batch of rows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Predictions {
+    /// Class probabilities (or normalised scores), row-major `n × k`.
+    Classes {
+        /// Number of classes `k`.
+        n_classes: usize,
+        /// `proba[i * k + c]` = probability of class `c` for row `i`.
+        proba: Vec<f64>,
+    },
+    /// Real values, one per row.
+    Values(Vec<f64>),
+}
+
+impl Predictions {
+    /// Number of rows predicted.
+    pub fn len(&self) -> usize {
+        match self {
+            Predictions::Classes { n_classes, proba } => proba.len() / (*n_classes).max(1),
+            Predictions::Values(v) => v.len(),
+        }
+    }
+
+    /// True when no rows were predicted.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Predicted class of each row (the most probable; ties to the lowest
+    /// class), or `None` for real values.
+    pub fn labels(&self) -> Option<Vec<usize>> {
+        match self {
+            Predictions::Classes { n_classes, proba } => {
+                Some(proba.chunks(*n_classes).map(argmax).collect())
+            }
+            Predictions::Values(_) => None,
+        }
+    }
+
+    /// Class probabilities of row `i`, or `None` for real values.
+    pub fn proba_row(&self, i: usize) -> Option<&[f64]> {
+        match self {
+            Predictions::Classes { n_classes, proba } => {
+                Some(&proba[i * n_classes..(i + 1) * n_classes])
+            }
+            Predictions::Values(_) => None,
+        }
+    }
+
+    /// Probability of class 1 for each row of a binary problem.
+    pub fn positive_proba(&self) -> Option<Vec<f64>> {
+        match self {
+            Predictions::Classes { n_classes: 2, proba } => {
+                Some(proba.chunks(2).map(|p| p[1]).collect())
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A fitted model that predicts from features.
+pub trait Predict {
+    /// What can go wrong (e.g. the data has the wrong number of features).
+    type Error: std::error::Error + Send + Sync + 'static;
+
+    /// Predicts every row of `data`.
+    fn predict(&self, data: &Dataset) -> std::result::Result<Predictions, Self::Error>;
+}
+
+/// A model made of rules: reports how many it uses and how long they are,
+/// and prints them.
+pub trait RuleModel {
+    /// Number of rules the model uses to predict.
+    fn n_rules(&self) -> usize;
+
+    /// Length of each rule as the papers count it (raw conditions on the
+    /// path, or literals of a clause).
+    fn rule_lengths(&self) -> Vec<usize>;
+
+    /// Mean rule length (0 for a model without rules).
+    fn avg_rule_length(&self) -> f64 {
+        let l = self.rule_lengths();
+        if l.is_empty() {
+            0.0
+        } else {
+            l.iter().sum::<usize>() as f64 / l.len() as f64
+        }
+    }
+
+    /// The rules, one per line, with feature names.
+    fn render_rules(&self) -> String;
+}
+
+/// One rule of a pool and where it came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PoolRule {
+    /// The conjunction (a root-to-leaf path for tree ensembles).
+    pub rule: Rule,
+    /// Index of the estimator (tree) it came from.
+    pub estimator: usize,
+    /// Node id of the leaf within that tree (preorder, as scikit-learn).
+    pub node: usize,
+    /// Weight of that estimator in its ensemble (AdaBoost's α; 1 for
+    /// forests).
+    pub estimator_weight: f64,
+}
+
+/// Anything that can hand out a pool of rules and compute which rows each
+/// covers: a forest, a boosted ensemble, a previous rule set.
+pub trait RuleSource {
+    /// The rules, in a fixed canonical order (estimators in order, leaves
+    /// by increasing node id).
+    fn rule_pool(&self) -> Vec<PoolRule>;
+
+    /// Which rows of `data` each rule of [`RuleSource::rule_pool`] covers,
+    /// in the same order. The default evaluates every rule on every row;
+    /// tree ensembles override it with a faster traversal.
+    fn pool_coverage(&self, data: &Dataset) -> Result<CoverageMatrix> {
+        let pool = self.rule_pool();
+        Ok(CoverageMatrix::from_rules(pool.iter().map(|p| &p.rule), data))
+    }
+}
