@@ -122,9 +122,12 @@ impl CoverageMatrix {
     /// A matrix from per-rule row lists (each sorted increasingly, all
     /// `< n_rows`).
     pub fn from_columns(n_rows: usize, columns: Vec<Vec<u32>>) -> Self {
-        debug_assert!(columns
-            .iter()
-            .all(|c| c.windows(2).all(|w| w[0] < w[1]) && c.iter().all(|&r| (r as usize) < n_rows)));
+        debug_assert!(
+            columns
+                .iter()
+                .all(|c| c.windows(2).all(|w| w[0] < w[1])
+                    && c.iter().all(|&r| (r as usize) < n_rows))
+        );
         CoverageMatrix { n_rows, columns }
     }
 

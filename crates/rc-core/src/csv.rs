@@ -2,7 +2,7 @@
 //!
 //! ```
 //! use rc_core::csv::{read_csv_str, CsvOptions};
-//! let text = "age,color,y\n31,red,yes\n,blue,no\n47,,yes\n";
+//! let text = "age,color,y\n31,red,yes\n,blue,no\n47,,no\n";
 //! let opts = CsvOptions::default()
 //!     .missing_numeric(rc_core::csv::MissingNumeric::DropRows);
 //! let data = read_csv_str("example", text, &opts)?;
@@ -199,7 +199,11 @@ fn read_raw(file: &str, bytes: &[u8], delimiter: u8) -> Result<RawTable> {
                 what: "the file is empty (no header row)".into(),
             })
         }
-        Some(r) => r.map_err(|e| csv_err(0, e))?.iter().map(str::to_string).collect(),
+        Some(r) => r
+            .map_err(|e| csv_err(0, e))?
+            .iter()
+            .map(str::to_string)
+            .collect(),
     };
     let mut rows = Vec::new();
     for (k, rec) in records.enumerate() {
@@ -255,19 +259,22 @@ fn parse(file: &str, name: &str, bytes: &[u8], opts: &CsvOptions) -> Result<Data
     let kinds: Vec<ColumnKind> = feature_cols
         .iter()
         .map(|&c| {
-            opts.kinds.get(&table.header[c]).copied().unwrap_or_else(|| {
-                let numeric = table
-                    .rows
-                    .iter()
-                    .map(|r| r[c].as_str())
-                    .filter(|v| !is_missing(v))
-                    .all(|v| v.parse::<f64>().is_ok());
-                if numeric {
-                    ColumnKind::Numeric
-                } else {
-                    ColumnKind::Categorical
-                }
-            })
+            opts.kinds
+                .get(&table.header[c])
+                .copied()
+                .unwrap_or_else(|| {
+                    let numeric = table
+                        .rows
+                        .iter()
+                        .map(|r| r[c].as_str())
+                        .filter(|v| !is_missing(v))
+                        .all(|v| v.parse::<f64>().is_ok());
+                    if numeric {
+                        ColumnKind::Numeric
+                    } else {
+                        ColumnKind::Categorical
+                    }
+                })
         })
         .collect();
 
@@ -320,7 +327,13 @@ fn parse(file: &str, name: &str, bytes: &[u8], opts: &CsvOptions) -> Result<Data
         .iter()
         .map(|(k, r)| (*k, r[target_col].as_str()))
         .collect();
-    let target = build_target(file, &table.header[target_col], &tvals, opts.task, &is_missing)?;
+    let target = build_target(
+        file,
+        &table.header[target_col],
+        &tvals,
+        opts.task,
+        &is_missing,
+    )?;
     Dataset::new(name, features, columns, target)
 }
 
@@ -385,7 +398,10 @@ fn sort_levels(levels: BTreeSet<&str>) -> Vec<String> {
     let mut v: Vec<&str> = levels.into_iter().collect();
     if v.iter().all(|s| s.parse::<f64>().is_ok()) {
         v.sort_by(|a, b| {
-            let (x, y) = (a.parse::<f64>().unwrap_or(0.0), b.parse::<f64>().unwrap_or(0.0));
+            let (x, y) = (
+                a.parse::<f64>().unwrap_or(0.0),
+                b.parse::<f64>().unwrap_or(0.0),
+            );
             x.total_cmp(&y)
         });
     }
@@ -399,7 +415,11 @@ fn categorical_column(
     opts: &CsvOptions,
     is_missing: &dyn Fn(&str) -> bool,
 ) -> Result<(Vec<String>, Vec<f64>)> {
-    let present: BTreeSet<&str> = values.iter().map(|v| v.1).filter(|v| !is_missing(v)).collect();
+    let present: BTreeSet<&str> = values
+        .iter()
+        .map(|v| v.1)
+        .filter(|v| !is_missing(v))
+        .collect();
     let mut levels = sort_levels(present);
     let any_missing = values.iter().find(|v| is_missing(v.1));
     let missing_code = match (any_missing, &opts.missing_categorical) {
@@ -409,7 +429,11 @@ fn categorical_column(
                 file: file.to_string(),
                 column: column.to_string(),
                 row: k + 1,
-                more: if n > 1 { format!(" ({n} missing values in all)") } else { String::new() },
+                more: if n > 1 {
+                    format!(" ({n} missing values in all)")
+                } else {
+                    String::new()
+                },
             });
         }
         (Some(_), MissingCategorical::OwnLevel) => {
@@ -418,7 +442,11 @@ fn categorical_column(
         }
         _ => f64::NAN,
     };
-    let index: BTreeMap<&str, usize> = levels.iter().enumerate().map(|(i, l)| (l.as_str(), i)).collect();
+    let index: BTreeMap<&str, usize> = levels
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (l.as_str(), i))
+        .collect();
     let col = values
         .iter()
         .map(|&(_, v)| {
@@ -461,7 +489,11 @@ fn build_target(
     };
     if classification {
         let names = sort_levels(values.iter().map(|v| v.1).collect());
-        let index: BTreeMap<&str, usize> = names.iter().enumerate().map(|(i, l)| (l.as_str(), i)).collect();
+        let index: BTreeMap<&str, usize> = names
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (l.as_str(), i))
+            .collect();
         let labels = values.iter().map(|v| index[v.1]).collect();
         return Ok(Target::Classes { labels, names });
     }

@@ -172,7 +172,8 @@ impl Dataset {
         }
         match &target {
             Target::Classes { labels, names } => {
-                if let Some((row, l)) = labels.iter().enumerate().find(|(_, l)| **l >= names.len()) {
+                if let Some((row, l)) = labels.iter().enumerate().find(|(_, l)| **l >= names.len())
+                {
                     return Err(Error::Shape(format!(
                         "label {} at row {} but only {} class names",
                         l,
@@ -252,7 +253,11 @@ impl Dataset {
 
     /// Feature names in column order.
     pub fn feature_names(&self) -> Vec<String> {
-        self.storage.features.iter().map(|f| f.name.clone()).collect()
+        self.storage
+            .features
+            .iter()
+            .map(|f| f.name.clone())
+            .collect()
     }
 
     /// Index of row `i` of this view in the underlying storage.
@@ -332,9 +337,9 @@ impl Dataset {
     /// Class labels of this view, or an error for a regression target.
     pub fn labels(&self) -> Result<Vec<usize>> {
         match &self.storage.target {
-            Target::Classes { labels, .. } => {
-                Ok((0..self.n_rows()).map(|i| labels[self.storage_row(i)]).collect())
-            }
+            Target::Classes { labels, .. } => Ok((0..self.n_rows())
+                .map(|i| labels[self.storage_row(i)])
+                .collect()),
             Target::Real(_) => Err(Error::TargetKind(format!(
                 "dataset '{}' has a real-valued target; class labels were asked for",
                 self.name()

@@ -25,13 +25,16 @@
 
 pub mod coverage;
 pub mod csv;
+pub mod cv;
 pub mod dataset;
 pub mod error;
+pub mod generate;
 pub mod metrics;
 pub mod rng;
 pub mod rule;
 pub mod ruleset;
 pub mod shared;
+pub mod stats;
 pub mod traits;
 pub mod zeror;
 

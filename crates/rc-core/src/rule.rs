@@ -102,7 +102,9 @@ impl fmt::Display for ConditionDisplay<'_> {
         };
         match (&feat.kind, c.op) {
             (_, Op::IsMissing) => write!(f, "{} is missing", feat.name),
-            (FeatureKind::Indicator { source, level }, Op::Le | Op::Gt) if c.value >= 0.0 && c.value < 1.0 => {
+            (FeatureKind::Indicator { source, level }, Op::Le | Op::Gt)
+                if c.value >= 0.0 && c.value < 1.0 =>
+            {
                 let eq = c.op == Op::Gt;
                 write!(f, "{} {} {}", source, if eq { "==" } else { "!=" }, level)
             }
@@ -319,7 +321,10 @@ mod tests {
             Condition::gt(0, 2.0),
         ]);
         let n = r.normalized();
-        assert_eq!(n.conditions, vec![Condition::gt(0, 2.0), Condition::le(0, 5.0)]);
+        assert_eq!(
+            n.conditions,
+            vec![Condition::gt(0, 2.0), Condition::le(0, 5.0)]
+        );
         assert_eq!(r.len(), 4);
         assert_eq!(r.normalized_len(), 2);
         for x in [0.0, 1.5, 2.0, 2.5, 5.0, 5.5, 11.0] {

@@ -72,9 +72,10 @@ impl Predictions {
     /// Probability of class 1 for each row of a binary problem.
     pub fn positive_proba(&self) -> Option<Vec<f64>> {
         match self {
-            Predictions::Classes { n_classes: 2, proba } => {
-                Some(proba.chunks(2).map(|p| p[1]).collect())
-            }
+            Predictions::Classes {
+                n_classes: 2,
+                proba,
+            } => Some(proba.chunks(2).map(|p| p[1]).collect()),
             _ => None,
         }
     }
@@ -139,6 +140,9 @@ pub trait RuleSource {
     /// tree ensembles override it with a faster traversal.
     fn pool_coverage(&self, data: &Dataset) -> Result<CoverageMatrix> {
         let pool = self.rule_pool();
-        Ok(CoverageMatrix::from_rules(pool.iter().map(|p| &p.rule), data))
+        Ok(CoverageMatrix::from_rules(
+            pool.iter().map(|p| &p.rule),
+            data,
+        ))
     }
 }

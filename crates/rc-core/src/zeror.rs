@@ -39,7 +39,9 @@ impl Fit for ZeroR {
                 counts.iter().map(|&c| c as f64 / n as f64).collect(),
             ))
         } else {
-            Ok(ZeroRModel::Mean(data.target_values().iter().sum::<f64>() / n as f64))
+            Ok(ZeroRModel::Mean(
+                data.target_values().iter().sum::<f64>() / n as f64,
+            ))
         }
     }
 }

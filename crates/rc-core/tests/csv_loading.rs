@@ -39,7 +39,11 @@ fn target_defaults_to_last_column_and_can_be_named() {
 fn unknown_target_column_is_named() {
     let err = read_csv_str("t.csv", "a,b\n1,2\n", &opts().target("label")).unwrap_err();
     match err {
-        Error::UnknownColumn { file, column, available } => {
+        Error::UnknownColumn {
+            file,
+            column,
+            available,
+        } => {
             assert_eq!((file.as_str(), column.as_str()), ("t.csv", "label"));
             assert_eq!(available, "a, b");
         }
@@ -49,7 +53,10 @@ fn unknown_target_column_is_named() {
 
 #[test]
 fn empty_file_and_header_only() {
-    assert!(matches!(read_csv_str("e.csv", "", &opts()), Err(Error::Empty { .. })));
+    assert!(matches!(
+        read_csv_str("e.csv", "", &opts()),
+        Err(Error::Empty { .. })
+    ));
     let err = read_csv_str("h.csv", "a,b\n", &opts()).unwrap_err();
     assert!(matches!(err, Error::Empty { .. }));
     assert!(err.to_string().contains("h.csv"));
@@ -59,7 +66,12 @@ fn empty_file_and_header_only() {
 fn ragged_row_names_row_and_counts() {
     let err = read_csv_str("r.csv", "a,b,y\n1,2,0\n3,1\n", &opts()).unwrap_err();
     match err {
-        Error::RaggedRow { file, row, expected, found } => {
+        Error::RaggedRow {
+            file,
+            row,
+            expected,
+            found,
+        } => {
             assert_eq!((file.as_str(), row, expected, found), ("r.csv", 2, 3, 2))
         }
         e => panic!("wrong error {e}"),
@@ -72,12 +84,17 @@ fn non_numeric_value_in_forced_numeric_column() {
     let err = read_csv_str("n.csv", text, &opts().kind("age", ColumnKind::Numeric)).unwrap_err();
     let msg = err.to_string();
     match err {
-        Error::NotNumeric { column, row, value, .. } => {
+        Error::NotNumeric {
+            column, row, value, ..
+        } => {
             assert_eq!((column.as_str(), row, value.as_str()), ("age", 2, "n/a"));
         }
         e => panic!("wrong error {e}"),
     }
-    assert!(msg.contains("n.csv") && msg.contains("2 such values"), "{msg}");
+    assert!(
+        msg.contains("n.csv") && msg.contains("2 such values"),
+        "{msg}"
+    );
 }
 
 #[test]
@@ -89,7 +106,12 @@ fn missing_numeric_under_each_policy() {
         e => panic!("wrong error {e}"),
     }
     assert!(err.to_string().contains("2 missing values"));
-    let d = read_csv_str("m.csv", text, &opts().missing_numeric(MissingNumeric::DropRows)).unwrap();
+    let d = read_csv_str(
+        "m.csv",
+        text,
+        &opts().missing_numeric(MissingNumeric::DropRows),
+    )
+    .unwrap();
     assert_eq!(d.n_rows(), 2);
     assert_eq!(d.column(0).to_vec(), vec![1.0, 3.0]);
     let d = read_csv_str("m.csv", text, &opts().missing_numeric(MissingNumeric::Keep)).unwrap();
@@ -109,13 +131,26 @@ fn missing_categorical_under_each_policy() {
         k => panic!("{k:?}"),
     }
     assert_eq!(d.column(0).to_vec(), vec![1.0, 2.0, 0.0]);
-    let d = read_csv_str("c.csv", text, &opts().missing_categorical(MissingCategorical::Keep)).unwrap();
+    let d = read_csv_str(
+        "c.csv",
+        text,
+        &opts().missing_categorical(MissingCategorical::Keep),
+    )
+    .unwrap();
     assert!(d.value(1, 0).is_nan());
-    let d = read_csv_str("c.csv", text, &opts().missing_categorical(MissingCategorical::DropRows))
-        .unwrap();
+    let d = read_csv_str(
+        "c.csv",
+        text,
+        &opts().missing_categorical(MissingCategorical::DropRows),
+    )
+    .unwrap();
     assert_eq!(d.n_rows(), 2);
-    let err = read_csv_str("c.csv", text, &opts().missing_categorical(MissingCategorical::Error))
-        .unwrap_err();
+    let err = read_csv_str(
+        "c.csv",
+        text,
+        &opts().missing_categorical(MissingCategorical::Error),
+    )
+    .unwrap_err();
     assert!(matches!(err, Error::MissingValue { row: 2, .. }), "{err}");
 }
 
@@ -136,11 +171,17 @@ fn target_kinds() {
     assert!(matches!(d.target_storage(), Target::Real(_)));
     let d = read_csv_str("r.csv", "x,y\n1,10\n2,2\n", &opts()).unwrap();
     assert_eq!(d.class_names(), ["2", "10"]);
-    let d = read_csv_str("r.csv", "x,y\n1,10\n2,2\n", &opts().task(TaskKind::Regression)).unwrap();
+    let d = read_csv_str(
+        "r.csv",
+        "x,y\n1,10\n2,2\n",
+        &opts().task(TaskKind::Regression),
+    )
+    .unwrap();
     assert_eq!(d.target_values(), vec![10.0, 2.0]);
     let err = read_csv_str("r.csv", "x,y\n1,\n", &opts()).unwrap_err();
     assert!(matches!(err, Error::BadTarget { row: 1, .. }), "{err}");
-    let err = read_csv_str("r.csv", "x,y\n1,abc\n", &opts().task(TaskKind::Regression)).unwrap_err();
+    let err =
+        read_csv_str("r.csv", "x,y\n1,abc\n", &opts().task(TaskKind::Regression)).unwrap_err();
     assert!(matches!(err, Error::BadTarget { row: 1, .. }), "{err}");
 }
 
@@ -164,7 +205,10 @@ fn one_hot_keeps_names_and_drop_first() {
     let text = "c,x,y\nred,1,0\nblue,2,1\ngreen,3,1\n";
     let d = read_csv_str("o.csv", text, &opts()).unwrap();
     let full = d.one_hot(false).unwrap();
-    assert_eq!(full.feature_names(), vec!["c=blue", "c=green", "c=red", "x"]);
+    assert_eq!(
+        full.feature_names(),
+        vec!["c=blue", "c=green", "c=red", "x"]
+    );
     assert_eq!(full.column(2).to_vec(), vec![1.0, 0.0, 0.0]);
     let dropped = d.one_hot(true).unwrap();
     assert_eq!(dropped.feature_names(), vec!["c=green", "c=red", "x"]);

@@ -1,0 +1,44 @@
+//! The error type of rc-colgen.
+
+/// What can go wrong in column generation.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A parameter is invalid.
+    #[error("invalid parameter {name} = {value}: {reason}")]
+    InvalidParameter {
+        /// The parameter.
+        name: &'static str,
+        /// Its value.
+        value: String,
+        /// What is allowed.
+        reason: String,
+    },
+    /// The training data cannot be used (e.g. one class, wrong target).
+    #[error("unusable training data: {0}")]
+    Data(String),
+    /// The pricing oracle failed.
+    #[error("pricing oracle failed in round {round}: {message}")]
+    Oracle {
+        /// The round.
+        round: usize,
+        /// Its error.
+        message: String,
+    },
+    /// The master LP could not be solved to optimality.
+    #[error("master LP in round {round}: {message}")]
+    Lp {
+        /// The round.
+        round: usize,
+        /// What the solver said.
+        message: String,
+    },
+    /// An error from rule selection (pool, vote).
+    #[error(transparent)]
+    Cover(#[from] rc_cover::Error),
+    /// An error from rc-core.
+    #[error(transparent)]
+    Core(#[from] rc_core::Error),
+}
+
+/// Result alias of rc-colgen.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,373 @@
+//! Generated datasets for tests and the quick benchmark suite: Breiman's
+//! twonorm and ringnorm, a rotated XOR with noise features, and the UCI
+//! Tic-Tac-Toe Endgame data enumerated from the rules of the game.
+//!
+//! Random generators draw from [`Rng`] only, so the same arguments give the
+//! same data on every platform.
+//!
+//! ```
+//! use rc_core::generate::{tictactoe, twonorm};
+//! let ttt = tictactoe();
+//! assert_eq!(ttt.n_rows(), 958);
+//! assert_eq!(ttt.class_counts(), vec![332, 626]);
+//! let tn = twonorm(100, 7);
+//! assert_eq!((tn.n_rows(), tn.n_features()), (100, 20));
+//! ```
+
+use std::collections::BTreeSet;
+
+use crate::dataset::{Dataset, Feature, Target};
+use crate::rng::Rng;
+
+/// Number of features of twonorm and ringnorm.
+pub const NORM_DIMS: usize = 20;
+
+/// The mean offset `a = 2 / √20` of Breiman's twonorm and ringnorm.
+pub fn norm_offset() -> f64 {
+    2.0 / (NORM_DIMS as f64).sqrt()
+}
+
+/// Builds a dataset from generator output; the generators always produce
+/// consistent columns, so this cannot fail.
+fn build(
+    name: &str,
+    features: Vec<Feature>,
+    columns: Vec<Vec<f64>>,
+    labels: Vec<usize>,
+    names: [&str; 2],
+) -> Dataset {
+    Dataset::new(
+        name,
+        features,
+        columns,
+        Target::Classes {
+            labels,
+            names: names.iter().map(|s| s.to_string()).collect(),
+        },
+    )
+    .expect("generated columns are consistent")
+}
+
+fn numeric_features(p: usize) -> Vec<Feature> {
+    (0..p).map(|j| Feature::numeric(format!("x{j}"))).collect()
+}
+
+/// Shared body of twonorm and ringnorm: `sample(class, rng)` draws one
+/// coordinate.
+fn two_gaussians(
+    name: &str,
+    n: usize,
+    seed: u64,
+    sample: impl Fn(usize, &mut Rng) -> f64,
+) -> Dataset {
+    let mut rng = Rng::new(seed);
+    let mut columns = (0..NORM_DIMS)
+        .map(|_| Vec::with_capacity(n))
+        .collect::<Vec<_>>();
+    let mut labels = Vec::with_capacity(n);
+    for _ in 0..n {
+        let class = rng.below(2);
+        labels.push(class);
+        for col in columns.iter_mut() {
+            col.push(sample(class, &mut rng));
+        }
+    }
+    build(
+        name,
+        numeric_features(NORM_DIMS),
+        columns,
+        labels,
+        ["0", "1"],
+    )
+}
+
+/// Breiman's twonorm (1996, "Bias, variance and arcing classifiers"): 20
+/// features `x0..x19`; class 0 ~ N((a, …, a), I) and class 1 ~ N((−a, …,
+/// −a), I) with `a = 2/√20`. Each row's class is drawn with probability ½
+/// (as Breiman), so class counts vary around `n / 2`. The Bayes error is
+/// about 2.3%.
+pub fn twonorm(n: usize, seed: u64) -> Dataset {
+    let a = norm_offset();
+    two_gaussians("twonorm", n, seed, |class, rng| {
+        let mean = if class == 0 { a } else { -a };
+        mean + rng.normal()
+    })
+}
+
+/// Breiman's ringnorm (1996): 20 features `x0..x19`; class 0 ~ N(0, 4I)
+/// (standard deviation 2 per coordinate) and class 1 ~ N((a, …, a), I)
+/// with `a = 2/√20`. Each row's class is drawn with probability ½. The
+/// Bayes error is about 1.3%.
+pub fn ringnorm(n: usize, seed: u64) -> Dataset {
+    let a = norm_offset();
+    two_gaussians("ringnorm", n, seed, |class, rng| {
+        if class == 0 {
+            2.0 * rng.normal()
+        } else {
+            a + rng.normal()
+        }
+    })
+}
+
+/// A rotated XOR: features `x0, x1` uniform on `[−1, 1]²`, and
+/// `noise_dims` further features `x2, …` uniform on `[−1, 1]` and
+/// unrelated to the class. With `(u, v)` = `(x0, x1)` rotated by `angle`
+/// radians (`u = x0 cos θ − x1 sin θ`, `v = x0 sin θ + x1 cos θ`), the
+/// label is 1 when `u · v > 0` and 0 otherwise, so the class boundaries
+/// are the two lines through the origin at angles `−θ` and `π/2 − θ`.
+/// `angle = π/4` gives the NRE paper's XOR rotated by 45°, whose
+/// boundaries are the diagonals.
+pub fn rotated_xor(n: usize, noise_dims: usize, angle: f64, seed: u64) -> Dataset {
+    let mut rng = Rng::new(seed);
+    let p = 2 + noise_dims;
+    let (sin, cos) = angle.sin_cos();
+    let mut columns = (0..p).map(|_| Vec::with_capacity(n)).collect::<Vec<_>>();
+    let mut labels = Vec::with_capacity(n);
+    let mut row = vec![0.0; p];
+    for _ in 0..n {
+        for (v, col) in row.iter_mut().zip(columns.iter_mut()) {
+            *v = 2.0 * rng.next_f64() - 1.0;
+            col.push(*v);
+        }
+        let (x0, x1) = (row[0], row[1]);
+        let u = x0 * cos - x1 * sin;
+        let v = x0 * sin + x1 * cos;
+        labels.push(usize::from(u * v > 0.0));
+    }
+    build(
+        "rotated_xor",
+        numeric_features(p),
+        columns,
+        labels,
+        ["0", "1"],
+    )
+}
+
+/// Column names of the Tic-Tac-Toe Endgame data, board cells in reading
+/// order.
+pub const TICTACTOE_FEATURES: [&str; 9] = [
+    "top_left_square",
+    "top_middle_square",
+    "top_right_square",
+    "middle_left_square",
+    "middle_middle_square",
+    "middle_right_square",
+    "bottom_left_square",
+    "bottom_middle_square",
+    "bottom_right_square",
+];
+
+const BLANK: u8 = 0;
+const O: u8 = 1;
+const X: u8 = 2;
+
+const LINES: [[usize; 3]; 8] = [
+    [0, 1, 2],
+    [3, 4, 5],
+    [6, 7, 8],
+    [0, 3, 6],
+    [1, 4, 7],
+    [2, 5, 8],
+    [0, 4, 8],
+    [2, 4, 6],
+];
+
+fn wins(board: &[u8; 9], player: u8) -> bool {
+    LINES.iter().any(|l| l.iter().all(|&c| board[c] == player))
+}
+
+/// Plays every legal continuation from `board` with `player` to move,
+/// collecting the boards where the game ends.
+fn play(board: &mut [u8; 9], player: u8, moves: usize, ends: &mut BTreeSet<[u8; 9]>) {
+    for cell in 0..9 {
+        if board[cell] != BLANK {
+            continue;
+        }
+        board[cell] = player;
+        if wins(board, player) || moves + 1 == 9 {
+            ends.insert(*board);
+        } else {
+            play(board, if player == X { O } else { X }, moves + 1, ends);
+        }
+        board[cell] = BLANK;
+    }
+}
+
+/// The UCI Tic-Tac-Toe Endgame data set, enumerated from the rules: every
+/// board at which a game ends (a player completes three in a row, or the
+/// board is full) when x moves first, the players alternate and play stops
+/// at the first win. That gives 958 distinct boards; the class is
+/// `positive` (label 1) when x has three in a row (626 boards) and
+/// `negative` (label 0) otherwise (o won, or a draw).
+///
+/// Nine categorical features named as [`TICTACTOE_FEATURES`], levels
+/// `["b", "o", "x"]` (codes 0, 1, 2; b = blank). Rows are in lexicographic
+/// order of the boards' codes read cell by cell from top left to bottom
+/// right (b < o < x), a fixed order that differs from the UCI file's.
+pub fn tictactoe() -> Dataset {
+    let mut ends = BTreeSet::new();
+    play(&mut [BLANK; 9], X, 0, &mut ends);
+    let levels: Vec<String> = ["b", "o", "x"].iter().map(|s| s.to_string()).collect();
+    let features = TICTACTOE_FEATURES
+        .iter()
+        .map(|name| Feature::categorical(*name, levels.clone()))
+        .collect();
+    let mut columns = (0..9)
+        .map(|_| Vec::with_capacity(ends.len()))
+        .collect::<Vec<_>>();
+    let mut labels = Vec::with_capacity(ends.len());
+    for board in &ends {
+        for (col, &v) in columns.iter_mut().zip(board) {
+            col.push(f64::from(v));
+        }
+        labels.push(usize::from(wins(board, X)));
+    }
+    build(
+        "tic-tac-toe",
+        features,
+        columns,
+        labels,
+        ["negative", "positive"],
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Per-class mean and variance of every feature.
+    fn class_moments(data: &Dataset, class: usize) -> Vec<(f64, f64)> {
+        let rows: Vec<usize> = (0..data.n_rows())
+            .filter(|&i| data.label(i) == class)
+            .collect();
+        let n = rows.len() as f64;
+        (0..data.n_features())
+            .map(|j| {
+                let m = rows.iter().map(|&i| data.value(i, j)).sum::<f64>() / n;
+                let v = rows
+                    .iter()
+                    .map(|&i| (data.value(i, j) - m).powi(2))
+                    .sum::<f64>()
+                    / (n - 1.0);
+                (m, v)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn twonorm_moments() {
+        let data = twonorm(20_000, 1);
+        assert_eq!(data.n_features(), 20);
+        let counts = data.class_counts();
+        // Binomial(20000, ½): sd ≈ 71.
+        assert!((9_600..10_400).contains(&counts[0]), "{counts:?}");
+        let a = norm_offset();
+        assert!((a - 0.447_213_595_499_958).abs() < 1e-12);
+        // Mean se ≈ 0.01, variance se ≈ 0.014 per class and feature.
+        for (m, v) in class_moments(&data, 0) {
+            assert!((m - a).abs() < 0.05, "mean {m}");
+            assert!((v - 1.0).abs() < 0.08, "var {v}");
+        }
+        for (m, v) in class_moments(&data, 1) {
+            assert!((m + a).abs() < 0.05, "mean {m}");
+            assert!((v - 1.0).abs() < 0.08, "var {v}");
+        }
+    }
+
+    #[test]
+    fn ringnorm_moments() {
+        let data = ringnorm(20_000, 2);
+        let a = norm_offset();
+        // Class 0: mean 0 (se ≈ 0.02), variance 4 (se ≈ 0.057).
+        let m0 = class_moments(&data, 0);
+        for &(m, v) in &m0 {
+            assert!(m.abs() < 0.1, "mean {m}");
+            assert!((v - 4.0).abs() < 0.3, "var {v}");
+        }
+        let avg_v0 = m0.iter().map(|p| p.1).sum::<f64>() / 20.0;
+        assert!((avg_v0 - 4.0).abs() < 0.08, "avg var {avg_v0}");
+        for (m, v) in class_moments(&data, 1) {
+            assert!((m - a).abs() < 0.05, "mean {m}");
+            assert!((v - 1.0).abs() < 0.08, "var {v}");
+        }
+    }
+
+    #[test]
+    fn generators_are_deterministic() {
+        let same = |a: &Dataset, b: &Dataset| {
+            a.labels().unwrap() == b.labels().unwrap()
+                && (0..a.n_features()).all(|j| a.column(j) == b.column(j))
+        };
+        assert!(same(&twonorm(50, 3), &twonorm(50, 3)));
+        assert!(!same(&twonorm(50, 3), &twonorm(50, 4)));
+        assert!(same(&ringnorm(50, 3), &ringnorm(50, 3)));
+        assert!(same(
+            &rotated_xor(50, 2, 0.3, 3),
+            &rotated_xor(50, 2, 0.3, 3)
+        ));
+        assert!(same(&tictactoe(), &tictactoe()));
+        assert_eq!(twonorm(0, 1).n_rows(), 0);
+    }
+
+    #[test]
+    fn rotated_xor_labels() {
+        let angle = std::f64::consts::FRAC_PI_4;
+        let data = rotated_xor(5_000, 3, angle, 5);
+        assert_eq!(data.n_features(), 5);
+        assert_eq!(data.feature_names()[4], "x4");
+        let mut ones = 0;
+        for i in 0..data.n_rows() {
+            let (x0, x1) = (data.value(i, 0), data.value(i, 1));
+            for j in 0..5 {
+                assert!((-1.0..1.0).contains(&data.value(i, j)));
+            }
+            // Rotated by 45°: u·v = (x0² − x1²)/2, so class 1 ⇔ |x0| > |x1|.
+            if (x0.abs() - x1.abs()).abs() > 1e-9 {
+                assert_eq!(data.label(i), usize::from(x0.abs() > x1.abs()));
+            }
+            ones += data.label(i);
+        }
+        assert!((2_300..2_700).contains(&ones));
+        // Angle 0: plain XOR.
+        let plain = rotated_xor(200, 0, 0.0, 6);
+        for i in 0..plain.n_rows() {
+            let s = plain.value(i, 0) * plain.value(i, 1);
+            assert_eq!(plain.label(i), usize::from(s > 0.0));
+        }
+    }
+
+    #[test]
+    fn tictactoe_counts_and_encoding() {
+        let data = tictactoe();
+        assert_eq!(data.n_rows(), 958);
+        assert_eq!(data.class_counts(), vec![332, 626]);
+        assert_eq!(data.class_names(), ["negative", "positive"]);
+        assert_eq!(data.feature_names(), TICTACTOE_FEATURES);
+        assert!(data.features().iter().all(|f| f.is_categorical()));
+        let board = |i: usize| -> [u8; 9] { std::array::from_fn(|j| data.value(i, j) as u8) };
+        let mut n_draws = 0;
+        for i in 0..data.n_rows() {
+            let b = board(i);
+            let xs = b.iter().filter(|&&c| c == X).count();
+            let os = b.iter().filter(|&&c| c == O).count();
+            let (xw, ow) = (wins(&b, X), wins(&b, O));
+            // x moved first: x has as many marks as o, or one more.
+            assert!(xs == os || xs == os + 1);
+            assert!(!(xw && ow));
+            if xw {
+                assert_eq!(xs, os + 1, "x wins on its own move");
+            } else if ow {
+                assert_eq!(xs, os, "o wins on its own move");
+            } else {
+                assert_eq!(xs + os, 9);
+                n_draws += 1;
+            }
+            assert_eq!(data.label(i), usize::from(xw));
+            if i > 0 {
+                assert!(board(i - 1) < b, "rows in lexicographic order");
+            }
+        }
+        // UCI: 626 x wins, 316 o wins, 16 draws.
+        assert_eq!(n_draws, 16);
+    }
+}

@@ -1,0 +1,47 @@
+//! The error type of rc-cover.
+
+/// What can go wrong when selecting or weighting rules.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The rule pool is empty.
+    #[error("the rule pool is empty: train the ensemble first or pass a non-empty pool")]
+    EmptyPool,
+    /// Some training rows are covered by no rule of the pool.
+    #[error("{rows} training row(s) are covered by no rule of the pool (first: row {first}); a set cover is impossible")]
+    Uncoverable {
+        /// Number of uncovered rows.
+        rows: usize,
+        /// The first one (0-based, in the training view).
+        first: usize,
+    },
+    /// A rule cost is not positive and finite.
+    #[error("cost of rule {column} is {cost}; costs must be positive and finite")]
+    InvalidCost {
+        /// The rule.
+        column: usize,
+        /// Its cost.
+        cost: f64,
+    },
+    /// Sizes disagree.
+    #[error("shape mismatch: {0}")]
+    Shape(String),
+    /// A parameter is invalid.
+    #[error("invalid parameter {name} = {value}: {reason}")]
+    InvalidParameter {
+        /// The parameter.
+        name: &'static str,
+        /// Its value.
+        value: String,
+        /// What is allowed.
+        reason: String,
+    },
+    /// The data are not usable (wrong target kind, wrong features, ...).
+    #[error(transparent)]
+    Data(#[from] rc_core::Error),
+    /// The LP/MIP solver failed or stopped without a usable solution.
+    #[error("solver: {0}")]
+    Solver(String),
+}
+
+/// Result alias of rc-cover.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,53 @@
+//! Rule selection over a fixed pool of rules: MIRCO, the minimum-cost rule
+//! cover of a tree ensemble (seed 000), and RUX, the linear program that
+//! picks and weights rules (seed 001).
+//!
+//! A pool comes from any [`rc_core::RuleSource`] — a random forest, a
+//! boosted ensemble, or rules from elsewhere. MIRCO keeps a handful of its
+//! rules such that every training row is covered, preferring pure rules,
+//! and predicts by the class-count vote of the rules a row satisfies.
+//!
+//! ```
+//! use rc_core::{Condition, CoverageMatrix, Dataset, Feature, PoolRule, Predict, Rule, RuleModel, RuleSource, Target};
+//! use rc_cover::MircoParams;
+//!
+//! /// Three hand-written rules on one feature.
+//! struct Rules;
+//! impl RuleSource for Rules {
+//!     fn rule_pool(&self) -> Vec<PoolRule> {
+//!         let r = |c: Vec<Condition>| PoolRule { rule: Rule::new(c), estimator: 0, node: 0, estimator_weight: 1.0 };
+//!         vec![
+//!             r(vec![Condition::le(0, 2.5)]),                          // rows 0-2, pure class 0
+//!             r(vec![Condition::gt(0, 2.5)]),                          // rows 3-5, pure class 1
+//!             r(vec![Condition::gt(0, 1.5)]),                          // rows 2-5, impure
+//!         ]
+//!     }
+//! }
+//! let data = Dataset::new(
+//!     "line",
+//!     vec![Feature::numeric("x")],
+//!     vec![vec![0.0, 1.0, 2.0, 3.0, 4.0, 5.0]],
+//!     Target::Classes { labels: vec![0, 0, 0, 1, 1, 1], names: vec!["a".into(), "b".into()] },
+//! )?;
+//! let model = MircoParams::default().fit(&Rules, &data)?;
+//! assert_eq!(model.n_rules(), 2);       // the two pure rules, cost 1 each
+//! let labels = model.predict(&data)?.labels().unwrap();
+//! assert_eq!(labels, vec![0, 0, 0, 1, 1, 1]);
+//! println!("{}", model.render_rules());  // if x <= 2.5 then class a [3, 0] ...
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod error;
+pub mod exact;
+pub mod greedy;
+pub mod mirco;
+pub mod pool;
+pub mod vote;
+
+pub use error::{Error, Result};
+pub use greedy::{greedy_set_cover, GreedyCover};
+pub use mirco::{CoverSolver, CoverStatus, MircoModel, MircoParams};
+pub use pool::{Impurity, LabeledPool, RuleStats};
+pub use vote::vote;

@@ -1,0 +1,102 @@
+//! Prediction by the class-count vote of seed 000's eq. (2), with the
+//! authors' fallback for rows no rule fully covers.
+
+use rc_core::{Dataset, Predictions, Rule};
+
+use crate::pool::RuleStats;
+
+/// Votes of a rule list for one row, and whether any rule fully covered it.
+///
+/// * Fully satisfied rules add their whole statistics (class counts, or
+///   mean for regression).
+/// * If none is fully satisfied, the row is "missed": every rule votes
+///   with its statistics times `r_j` = fraction of its conditions the row
+///   satisfies (the authors' code; the paper's text says "rules with the
+///   largest fraction of accepted clauses"). An empty rule always covers.
+fn row_votes(
+    rules: &[Rule],
+    stats: &[RuleStats],
+    row: &[f64],
+    width: usize,
+    out: &mut [f64],
+) -> bool {
+    out.iter_mut().for_each(|v| *v = 0.0);
+    let mut partial = vec![0.0; width];
+    let (mut full_weight, mut part_weight) = (0.0, 0.0);
+    let mut covered = false;
+    for (rule, st) in rules.iter().zip(stats) {
+        let n = rule.conditions.len();
+        let sat = rule
+            .conditions
+            .iter()
+            .filter(|c| c.holds(row[c.feature]))
+            .count();
+        let r = if n == 0 { 1.0 } else { sat as f64 / n as f64 };
+        let (target, weight, scale) = if sat == n {
+            covered = true;
+            (&mut *out, &mut full_weight, 1.0)
+        } else {
+            (&mut partial[..], &mut part_weight, r)
+        };
+        match st {
+            RuleStats::Counts(c) => {
+                for (t, v) in target.iter_mut().zip(c) {
+                    *t += scale * v;
+                }
+            }
+            RuleStats::Value { mean, .. } => target[0] += scale * mean,
+        }
+        *weight += scale;
+    }
+    if !covered {
+        out.copy_from_slice(&partial);
+    }
+    // Regression votes are averages of the rules' means.
+    if let Some(RuleStats::Value { .. }) = stats.first() {
+        let w = if covered { full_weight } else { part_weight };
+        if w > 0.0 {
+            out[0] /= w;
+        }
+    }
+    covered
+}
+
+/// Predicts every row of `data` with the rule vote; also returns which
+/// rows were missed (covered by no rule).
+pub fn vote(
+    rules: &[Rule],
+    stats: &[RuleStats],
+    n_classes: usize,
+    data: &Dataset,
+) -> (Predictions, Vec<bool>) {
+    let regression = matches!(stats.first(), Some(RuleStats::Value { .. }));
+    let width = if regression { 1 } else { n_classes };
+    let mut row = vec![0.0; data.n_features()];
+    let mut votes = vec![0.0; width];
+    let mut missed = Vec::with_capacity(data.n_rows());
+    let mut out = Vec::with_capacity(data.n_rows() * width);
+    for i in 0..data.n_rows() {
+        data.row_into(i, &mut row);
+        let covered = row_votes(rules, stats, &row, width, &mut votes);
+        missed.push(!covered);
+        if regression {
+            out.push(votes[0]);
+        } else {
+            let total: f64 = votes.iter().sum();
+            if total > 0.0 {
+                out.extend(votes.iter().map(|v| v / total));
+            } else {
+                out.extend(std::iter::repeat_n(1.0 / width as f64, width));
+            }
+        }
+    }
+    let pred = if regression {
+        Predictions::Values(out)
+    } else {
+        Predictions::Classes {
+            n_classes,
+            proba: out,
+        }
+    };
+    (pred, missed)
+}

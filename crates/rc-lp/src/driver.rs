@@ -1,0 +1,120 @@
+//! The backend-independent LP pipeline: validate, solve the primal with a backend,
+//! verify the primal point, then compute and verify duals (see [`crate::dual`]).
+
+use crate::dual;
+use crate::error::{catch_backend, Error};
+use crate::model::Model;
+use crate::solution::{LpSolution, LpStatus};
+use crate::solver::{DualMethod, LpOptions};
+
+/// What a backend returns for a primal LP solve: a status and, when optimal, `x`.
+#[derive(Clone, Debug)]
+pub(crate) struct RawLp {
+    pub status: LpStatus,
+    pub x: Vec<f64>,
+}
+
+impl RawLp {
+    pub(crate) fn status(status: LpStatus) -> Self {
+        RawLp {
+            status,
+            x: Vec::new(),
+        }
+    }
+}
+
+/// A backend's primal LP entry point: solves the LP relaxation of a model
+/// (relaxed bounds, every variable continuous) and returns `x` when optimal.
+pub(crate) type PrimalFn<'a> = dyn Fn(&Model) -> Result<RawLp, Error> + 'a;
+
+/// Solves the LP relaxation of `model` with `primal` and completes the solution.
+pub(crate) fn solve_lp(
+    backend: &'static str,
+    model: &Model,
+    opts: &LpOptions,
+    primal: &PrimalFn<'_>,
+) -> Result<LpSolution, Error> {
+    opts.validate()?;
+    model.validate()?;
+    if model.has_crossed_bounds(false) {
+        return Ok(LpSolution::without_point(
+            LpStatus::Infeasible,
+            model.sense(),
+        ));
+    }
+    let raw = catch_backend(backend, || primal(model))?;
+    if raw.status != LpStatus::Optimal {
+        return Ok(LpSolution::without_point(raw.status, model.sense()));
+    }
+    if raw.x.len() != model.num_vars() {
+        return Err(Error::Backend {
+            backend,
+            message: format!(
+                "returned {} values for {} variables",
+                raw.x.len(),
+                model.num_vars()
+            ),
+        });
+    }
+    let Some(x) = verified_point(model, raw.x, opts.feasibility_tol) else {
+        return Ok(LpSolution::without_point(
+            LpStatus::NumericalFailure,
+            model.sense(),
+        ));
+    };
+    let row_activity = model.row_activities(&x);
+    let objective = model.objective_value(&x);
+    let (row_duals, reduced_costs) = match opts.duals {
+        DualMethod::Skip => (Vec::new(), Vec::new()),
+        method => {
+            let d = dual::compute(
+                model,
+                &x,
+                &row_activity,
+                objective,
+                method,
+                opts,
+                &|m: &Model| catch_backend(backend, || primal(m)),
+            )?;
+            (d.row_duals, d.reduced_costs)
+        }
+    };
+    Ok(LpSolution {
+        status: LpStatus::Optimal,
+        objective,
+        primal: x,
+        row_activity,
+        row_duals,
+        reduced_costs,
+    })
+}
+
+/// Snaps `x` into its (relaxed) bounds when it is within tolerance and checks the
+/// rows; returns `None` when the point is not feasible within tolerance.
+pub(crate) fn verified_point(model: &Model, mut x: Vec<f64>, tol: f64) -> Option<Vec<f64>> {
+    for (j, xj) in x.iter_mut().enumerate() {
+        let (lo, up) = model.relaxed_bounds(j);
+        if !xj.is_finite() {
+            return None;
+        }
+        if *xj < lo {
+            if lo - *xj > tol * (1.0 + lo.abs()) {
+                return None;
+            }
+            *xj = lo;
+        } else if *xj > up {
+            if *xj - up > tol * (1.0 + up.abs()) {
+                return None;
+            }
+            *xj = up;
+        }
+    }
+    let act = model.row_activities(&x);
+    for (r, a) in model.rows().iter().zip(&act) {
+        if r.lower - a > tol * (1.0 + r.lower.abs()) || a - r.upper > tol * (1.0 + r.upper.abs())
+        {
+            return None;
+        }
+    }
+    Some(x)
+}

@@ -1,0 +1,82 @@
+//! `rc-lp` builds sparse LP and MIP models and solves them with a pure-Rust backend
+//! (`minilp`, always built) or with COIN-OR CBC (feature `cbc`).
+//! It returns verified LP duals and reduced costs for column generation (RCBoost,
+//! RUG), branch-and-bound MIP solutions for set covering (MIRCO), and exports any
+//! model to LP or MPS text.
+//!
+//! ```
+//! use rc_lp::{LpSolver, LpStatus, MinilpSolver, Model};
+//!
+//! // min 2x + 3y  s.t.  x + y >= 4 (r1),  x + 3y >= 6 (r2),  x, y >= 0.
+//! // Optimum x = 3, y = 1, objective 9; duals y1 = 1.5, y2 = 0.5 (both rows active).
+//! let mut m = Model::minimize();
+//! let x = m.add_continuous(0.0, f64::INFINITY, 2.0);
+//! let y = m.add_continuous(0.0, f64::INFINITY, 3.0);
+//! let r1 = m.add_ge(&[(x, 1.0), (y, 1.0)], 4.0)?;
+//! let r2 = m.add_ge(&[(x, 1.0), (y, 3.0)], 6.0)?;
+//!
+//! let sol = MinilpSolver::new().solve_lp(&m)?;
+//! assert_eq!(sol.status, LpStatus::Optimal);
+//! assert!((sol.objective - 9.0).abs() < 1e-9);
+//! assert!((sol.value(x).unwrap() - 3.0).abs() < 1e-9);
+//! assert!((sol.dual(r1).unwrap() - 1.5).abs() < 1e-9);
+//! assert!((sol.dual(r2).unwrap() - 0.5).abs() < 1e-9);
+//! // Reduced costs d_j = c_j - Σ_i a_ij y_i vanish for the basic x and y.
+//! assert!(sol.reduced_cost(y).unwrap().abs() < 1e-9);
+//!
+//! // Column generation: price a candidate column (cost 2.2, entries 1 in r1 and 2
+//! // in r2) with the duals; a negative reduced cost means it improves the LP.
+//! let price = 2.2 - (sol.dual(r1).unwrap() * 1.0 + sol.dual(r2).unwrap() * 2.0);
+//! assert!((price + 0.3).abs() < 1e-9);
+//! let z = m.add_column(2.2, (0.0, f64::INFINITY), &[(r1, 1.0), (r2, 2.0)])?;
+//! let sol = MinilpSolver::new().solve_lp(&m)?;
+//! // New optimum: x = 2, z = 2 (objective 8.4).
+//! assert!((sol.objective - 8.4).abs() < 1e-9);
+//! assert!((sol.value(z).unwrap() - 2.0).abs() < 1e-9);
+//! # Ok::<(), rc_lp::Error>(())
+//! ```
+//!
+//! # Modules
+//!
+//! * [`model`]: the builder ([`Model`], [`VarId`], [`RowId`], [`VarKind`], [`Sense`], [`Cmp`]).
+//! * [`solver`]: the [`LpSolver`] and [`MipSolver`] traits and their options.
+//! * [`solution`]: [`LpSolution`] (with the **dual sign convention**) and [`MipSolution`].
+//! * [`backend`]: [`MinilpSolver`] and, with feature `cbc`, `CbcSolver`.
+//! * [`export`]: LP and MPS writers.
+//!
+//! # Duals
+//!
+//! Neither backend exposes LP duals, so they are computed by solving the dual LP
+//! (by default restricted by complementary slackness, see [`DualMethod`]) with the
+//! same backend and verified for dual feasibility and strong duality; a failed check
+//! is [`Error::DualMismatch`], never a silent wrong answer. `y_i = ∂z*/∂b_i` and
+//! `d_j = c_j − Σ_i a_ij y_i` in the model's own sense: see [`LpSolution`].
+//!
+//! # Limits
+//!
+//! Panics inside a backend are caught and returned as [`Error::BackendPanic`].
+//! minilp has no time limit; [`MinilpSolver::max_size`] rejects models that are too
+//! large ([`Error::ModelTooLarge`]) and branch-and-bound checks
+//! [`MipOptions::time_limit`] between nodes, returning [`MipStatus::TimeLimit`] with
+//! the incumbent. CBC receives the time limit directly.
+
+#![forbid(unsafe_code)]
+
+pub mod backend;
+mod bnb;
+mod driver;
+mod dual;
+pub mod error;
+pub mod export;
+pub mod model;
+pub mod solution;
+pub mod solver;
+
+#[cfg(feature = "cbc")]
+pub use backend::CbcSolver;
+pub use backend::MinilpSolver;
+pub use error::Error;
+pub use export::{to_lp_string, to_mps_string, write_lp, write_mps};
+pub use model::{Cmp, Model, Row, RowId, Sense, Var, VarId, VarKind};
+pub use solution::{LpSolution, LpStatus, MipSolution, MipStatus};
+pub use solver::{DualMethod, LpOptions, LpSolver, MipOptions, MipSolver};

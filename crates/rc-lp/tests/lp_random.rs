@@ -1,0 +1,48 @@
+//! Property tests on random feasible, bounded LPs (test 3) and backend agreement
+//! (test 5, LP part): strong duality, dual feasibility and complementary slackness
+//! for every backend and dual method; equal objectives across backends.
+
+mod common;
+
+use common::{check_kkt, close, lp_solvers, proptest_config, random_lp};
+use proptest::prelude::*;
+use rc_lp::{DualMethod, LpSolver, LpStatus, MinilpSolver};
+
+proptest! {
+    #![proptest_config(proptest_config(32, 0x5eed_0001))]
+
+    #[test]
+    fn kkt_holds_on_random_lps(seed in any::<u64>(), rows in 1usize..=8, cols in 1usize..=8) {
+        let m = random_lp(seed, rows, cols);
+        for (name, s) in lp_solvers() {
+            let sol = s.solve_lp(&m).map_err(|e| TestCaseError::fail(format!("{name}: {e}")))?;
+            prop_assert_eq!(sol.status, LpStatus::Optimal, "{}", name);
+            if let Err(e) = check_kkt(&m, &sol, 1e-6) {
+                return Err(TestCaseError::fail(format!("{name}: {e}\n{}", m.to_lp_string())));
+            }
+        }
+    }
+
+    #[test]
+    fn full_dual_method_also_verifies(seed in any::<u64>(), rows in 1usize..=8, cols in 1usize..=8) {
+        let m = random_lp(seed, rows, cols);
+        let sol = MinilpSolver::new().with_duals(DualMethod::Full).solve_lp(&m)
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(sol.status, LpStatus::Optimal);
+        if let Err(e) = check_kkt(&m, &sol, 1e-6) {
+            return Err(TestCaseError::fail(format!("{e}\n{}", m.to_lp_string())));
+        }
+    }
+
+    #[test]
+    fn backends_agree_on_objective(seed in any::<u64>(), rows in 1usize..=8, cols in 1usize..=8) {
+        let m = random_lp(seed, rows, cols);
+        let objs: Vec<(&str, f64)> = lp_solvers()
+            .into_iter()
+            .map(|(name, s)| (name, s.solve_lp(&m).unwrap().objective))
+            .collect();
+        for w in objs.windows(2) {
+            prop_assert!(close(w[0].1, w[1].1, 1e-7), "{:?}", objs);
+        }
+    }
+}

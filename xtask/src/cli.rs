@@ -1,0 +1,222 @@
+//! Command-line parsing (a handful of flags; no parser crate needed).
+
+use std::path::PathBuf;
+
+use crate::error::{Error, Result};
+
+/// The usage text.
+pub const USAGE: &str = "\
+cargo xtask <command> [options]
+
+commands:
+  bench [SUITE...]   run benchmark suites (all when none is named) and write
+                     results.json and report.md to --out
+  datasets           load and list every data set of the data directory
+  report DIR...      merge results.json of one or more runs (e.g. shards) into
+                     --out (default: the first DIR) and regenerate
+                     docs/REPRODUCTION.md
+  help               this text
+
+bench options:
+  --quick            one small grid point, 3 folds, the three smallest data sets
+                     of each suite (generated data when no data directory)
+  --data-dir D       data directory (default: $RC_DATA_DIR, then ../shared/datasets)
+  --datasets a,b     only these data sets
+  --methods a,b      only these methods
+  --folds K          outer folds (default: the paper's)
+  --folds-file F     outer test folds from JSON (list of lists of row indices)
+  --seed S           random seed (default 25, as the authors')
+  --jobs N           jobs run in parallel (default: number of cores)
+  --shard i/n        run only the i-th of n deterministic slices of the jobs
+  --out DIR          output directory (default bench-out/<suites>)
+";
+
+/// A parsed command.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    /// `bench`.
+    Bench(BenchArgs),
+    /// `datasets`.
+    Datasets {
+        /// `--data-dir`.
+        data_dir: Option<PathBuf>,
+    },
+    /// `report`.
+    Report {
+        /// Result directories.
+        dirs: Vec<PathBuf>,
+        /// `--out`.
+        out: Option<PathBuf>,
+    },
+    /// `help`.
+    Help,
+}
+
+/// Options of `bench`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct BenchArgs {
+    /// Suites to run (empty = all).
+    pub suites: Vec<String>,
+    /// `--quick`.
+    pub quick: bool,
+    /// `--data-dir`.
+    pub data_dir: Option<PathBuf>,
+    /// `--datasets`.
+    pub datasets: Option<Vec<String>>,
+    /// `--methods`.
+    pub methods: Option<Vec<String>>,
+    /// `--folds`.
+    pub folds: Option<usize>,
+    /// `--folds-file`.
+    pub folds_file: Option<PathBuf>,
+    /// `--seed`.
+    pub seed: u64,
+    /// `--jobs`.
+    pub jobs: Option<usize>,
+    /// `--shard i/n` as (i, n), 1-based i.
+    pub shard: Option<(usize, usize)>,
+    /// `--out`.
+    pub out: Option<PathBuf>,
+}
+
+/// The default seed: `random_state=25` of the authors' scripts.
+pub const DEFAULT_SEED: u64 = 25;
+
+fn value(args: &mut impl Iterator<Item = String>, flag: &str) -> Result<String> {
+    args.next()
+        .ok_or_else(|| Error::Usage(format!("{flag} needs a value")))
+}
+
+fn number<T: std::str::FromStr>(text: &str, flag: &str) -> Result<T> {
+    text.parse()
+        .map_err(|_| Error::Usage(format!("{flag} takes a number, not '{text}'")))
+}
+
+fn list(text: &str) -> Vec<String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+fn shard(text: &str) -> Result<(usize, usize)> {
+    let bad = || Error::Usage(format!("--shard takes i/n with 1 <= i <= n, not '{text}'"));
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let (i, n): (usize, usize) = (i.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
+    if i == 0 || i > n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
+/// Parses the arguments after the program name.
+pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command> {
+    let mut args = args.into_iter();
+    let Some(cmd) = args.next() else {
+        return Ok(Command::Help);
+    };
+    match cmd.as_str() {
+        "help" | "--help" | "-h" => Ok(Command::Help),
+        "datasets" => {
+            let mut data_dir = None;
+            while let Some(a) = args.next() {
+                match a.as_str() {
+                    "--data-dir" => data_dir = Some(PathBuf::from(value(&mut args, &a)?)),
+                    _ => return Err(Error::Usage(format!("datasets: unknown argument '{a}'"))),
+                }
+            }
+            Ok(Command::Datasets { data_dir })
+        }
+        "report" => {
+            let mut dirs = Vec::new();
+            let mut out = None;
+            while let Some(a) = args.next() {
+                match a.as_str() {
+                    "--out" => out = Some(PathBuf::from(value(&mut args, &a)?)),
+                    s if s.starts_with("--") => {
+                        return Err(Error::Usage(format!("report: unknown option '{a}'")))
+                    }
+                    _ => dirs.push(PathBuf::from(a)),
+                }
+            }
+            if dirs.is_empty() {
+                return Err(Error::Usage(
+                    "report needs at least one results directory".into(),
+                ));
+            }
+            Ok(Command::Report { dirs, out })
+        }
+        "bench" => {
+            let mut b = BenchArgs {
+                seed: DEFAULT_SEED,
+                ..BenchArgs::default()
+            };
+            while let Some(a) = args.next() {
+                match a.as_str() {
+                    "--quick" => b.quick = true,
+                    "--data-dir" => b.data_dir = Some(PathBuf::from(value(&mut args, &a)?)),
+                    "--datasets" => b.datasets = Some(list(&value(&mut args, &a)?)),
+                    "--methods" => b.methods = Some(list(&value(&mut args, &a)?)),
+                    "--folds" => {
+                        let k: usize = number(&value(&mut args, &a)?, &a)?;
+                        if k < 2 {
+                            return Err(Error::Usage("--folds must be at least 2".into()));
+                        }
+                        b.folds = Some(k);
+                    }
+                    "--folds-file" => b.folds_file = Some(PathBuf::from(value(&mut args, &a)?)),
+                    "--seed" => b.seed = number(&value(&mut args, &a)?, &a)?,
+                    "--jobs" => {
+                        let j: usize = number(&value(&mut args, &a)?, &a)?;
+                        if j == 0 {
+                            return Err(Error::Usage("--jobs must be at least 1".into()));
+                        }
+                        b.jobs = Some(j);
+                    }
+                    "--shard" => b.shard = Some(shard(&value(&mut args, &a)?)?),
+                    "--out" => b.out = Some(PathBuf::from(value(&mut args, &a)?)),
+                    s if s.starts_with("--") => {
+                        return Err(Error::Usage(format!("bench: unknown option '{a}'")))
+                    }
+                    _ => b.suites.push(a),
+                }
+            }
+            Ok(Command::Bench(b))
+        }
+        other => Err(Error::Usage(format!("unknown command '{other}'"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> Result<Command> {
+        parse(s.split_whitespace().map(str::to_string))
+    }
+
+    #[test]
+    fn parses_bench_options() {
+        let Command::Bench(b) =
+            p("bench baselines --quick --datasets wine,seeds --shard 2/4 --seed 7").unwrap()
+        else {
+            panic!("not bench")
+        };
+        assert_eq!(b.suites, vec!["baselines"]);
+        assert!(b.quick);
+        assert_eq!(b.datasets, Some(vec!["wine".into(), "seeds".into()]));
+        assert_eq!(b.shard, Some((2, 4)));
+        assert_eq!(b.seed, 7);
+    }
+
+    #[test]
+    fn rejects_bad_usage() {
+        assert!(p("bench --shard 5/4").is_err());
+        assert!(p("bench --folds 1").is_err());
+        assert!(p("bench --jobs x").is_err());
+        assert!(p("frobnicate").is_err());
+        assert!(p("report").is_err());
+        assert_eq!(p("").unwrap(), Command::Help);
+    }
+}

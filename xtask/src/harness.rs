@@ -1,0 +1,347 @@
+//! Runs the (suite, data set, method, fold) jobs of `cargo xtask bench`:
+//! selection, sharding, outer folds, parallel execution with a progress
+//! bar, and the results file.
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use rc_core::cv::{folds_from_json, kfold, stratified_kfold, Fold};
+use rc_core::Dataset;
+
+use crate::cli::BenchArgs;
+use crate::data::{DataSource, GENERATED};
+use crate::error::{Error, Result};
+use crate::records::{Meta, Record, ResultsFile};
+use crate::suites::{CustomJob, JobData, Suite};
+
+/// Folds used by `--quick`.
+pub const QUICK_FOLDS: usize = 3;
+/// Data sets per suite used by `--quick` (the smallest ones).
+pub const QUICK_DATASETS: usize = 3;
+
+/// One unit of work.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Job {
+    /// Index of the suite in the run's suite list.
+    pub suite: usize,
+    /// Data set name.
+    pub dataset: String,
+    /// Method (job unit) name.
+    pub method: String,
+    /// Outer fold.
+    pub fold: usize,
+    /// Number of outer folds.
+    pub n_folds: usize,
+}
+
+/// The data sets a suite runs on in this run.
+pub fn select_datasets(suite: &dyn Suite, args: &BenchArgs, data: &DataSource) -> Vec<String> {
+    let mut names: Vec<String> = if data.shared().is_some() || suite.custom() {
+        suite
+            .datasets()
+            .into_iter()
+            .filter(|d| suite.available(d, data))
+            .map(str::to_string)
+            .collect()
+    } else {
+        GENERATED.iter().map(|s| s.to_string()).collect()
+    };
+    if let Some(only) = &args.datasets {
+        names.retain(|d| only.contains(d));
+    } else if args.quick {
+        names.sort_by_key(|d| (data.rows(d).unwrap_or(usize::MAX), d.clone()));
+        names.truncate(QUICK_DATASETS);
+    }
+    names
+}
+
+/// Every job of the run, in a fixed order (suite, data set, method, fold),
+/// restricted to the shard if one is given.
+pub fn plan(suites: &[&dyn Suite], args: &BenchArgs, data: &DataSource) -> Vec<Job> {
+    let mut jobs = Vec::new();
+    for (s, suite) in suites.iter().enumerate() {
+        for dataset in select_datasets(*suite, args, data) {
+            let own = suite.folds_of(&dataset, data);
+            let n_folds = if suite.custom() {
+                // Predefined folds: --quick and --folds can only use fewer.
+                let k = if args.quick {
+                    QUICK_FOLDS
+                } else {
+                    args.folds.unwrap_or(own)
+                };
+                k.min(own)
+            } else if args.quick {
+                QUICK_FOLDS
+            } else {
+                args.folds.unwrap_or(own)
+            };
+            for method in suite.methods() {
+                if let Some(only) = &args.methods {
+                    if !only.iter().any(|m| m == method) {
+                        continue;
+                    }
+                }
+                for fold in 0..n_folds {
+                    jobs.push(Job {
+                        suite: s,
+                        dataset: dataset.clone(),
+                        method: method.to_string(),
+                        fold,
+                        n_folds,
+                    });
+                }
+            }
+        }
+    }
+    if let Some((i, n)) = args.shard {
+        jobs = jobs
+            .into_iter()
+            .enumerate()
+            .filter(|(k, _)| k % n == i - 1)
+            .map(|(_, j)| j)
+            .collect();
+    }
+    jobs
+}
+
+/// The outer folds of a data set: from `--folds-file`, else stratified
+/// (classification) or plain shuffled (regression) K-fold with the seed.
+pub fn outer_folds(data: &Dataset, k: usize, args: &BenchArgs) -> Result<Vec<Fold>> {
+    if let Some(f) = &args.folds_file {
+        return Ok(folds_from_json(f, data.n_rows())?);
+    }
+    Ok(if data.is_classification() {
+        stratified_kfold(&data.labels()?, k, args.seed)?
+    } else {
+        kfold(data.n_rows(), k, true, args.seed)?
+    })
+}
+
+fn run_job(
+    suite: &dyn Suite,
+    job: &Job,
+    args: &BenchArgs,
+    data: &DataSource,
+) -> Result<Vec<Record>> {
+    let job_err = |message: String| Error::Job {
+        suite: suite.name().to_string(),
+        dataset: job.dataset.clone(),
+        method: job.method.clone(),
+        fold: job.fold,
+        message,
+    };
+    if suite.custom() {
+        let input = CustomJob {
+            suite: suite.name(),
+            dataset: &job.dataset,
+            fold: job.fold,
+            data_root: data.shared().map(|s| s.root()),
+            quick: args.quick,
+            seed: args.seed,
+        };
+        return suite
+            .run_custom(&job.method, &input)
+            .map_err(|e| job_err(e.to_string()));
+    }
+    let raw = data.load(&job.dataset)?;
+    let prepared = suite.prepare(&raw).map_err(|e| job_err(e.to_string()))?;
+    let folds = outer_folds(&prepared, job.n_folds, args)?;
+    let fold = folds
+        .get(job.fold)
+        .ok_or_else(|| job_err(format!("only {} folds available", folds.len())))?;
+    let train = prepared.subset(&fold.train)?;
+    let test = prepared.subset(&fold.test)?;
+    let input = JobData {
+        suite: suite.name(),
+        dataset: &job.dataset,
+        fold: job.fold,
+        train: &train,
+        test: &test,
+        quick: args.quick,
+        seed: args.seed,
+    };
+    suite
+        .run(&job.method, &input)
+        .map_err(|e| job_err(e.to_string()))
+}
+
+/// Runs the jobs on `--jobs` threads (results in job order, so the output
+/// does not depend on scheduling).
+pub fn run(
+    suites: &[&dyn Suite],
+    jobs: &[Job],
+    args: &BenchArgs,
+    data: &DataSource,
+    meta: Meta,
+) -> Result<ResultsFile> {
+    let threads = args.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::Usage(format!("cannot start {threads} threads: {e}")))?;
+    let bar = ProgressBar::new(jobs.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} jobs  ETA {eta}  {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let done = Mutex::new(());
+    let outcomes: Vec<Result<Vec<Record>>> = pool.install(|| {
+        jobs.par_iter()
+            .map(|job| {
+                let suite = suites[job.suite];
+                let out = run_job(suite, job, args, data);
+                let _guard = done.lock();
+                bar.set_message(format!(
+                    "{}/{}/{}/fold {}",
+                    suite.name(),
+                    job.dataset,
+                    job.method,
+                    job.fold
+                ));
+                bar.inc(1);
+                out
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    let mut records = Vec::new();
+    let mut failures = Vec::new();
+    for o in outcomes {
+        match o {
+            Ok(rs) => records.extend(rs),
+            Err(e) => failures.push(e.to_string()),
+        }
+    }
+    records.sort_by_key(Record::key);
+    Ok(ResultsFile {
+        meta,
+        records,
+        failures,
+    })
+}
+
+/// The default output directory for a run.
+pub fn default_out(suites: &[&dyn Suite], args: &BenchArgs) -> PathBuf {
+    let names: Vec<&str> = suites.iter().map(|s| s.name()).collect();
+    let mut dir = names.join("+");
+    if args.quick {
+        dir.push_str("-quick");
+    }
+    if let Some((i, n)) = args.shard {
+        dir.push_str(&format!("-shard{i}of{n}"));
+    }
+    PathBuf::from("bench-out").join(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::Meta;
+    use crate::suites::{zeror, JobError};
+
+    /// A suite with only ZeroR: exercises the harness without any learner.
+    struct ZeroRSuite;
+
+    impl Suite for ZeroRSuite {
+        fn name(&self) -> &'static str {
+            "zeror-test"
+        }
+        fn about(&self) -> &'static str {
+            "ZeroR only"
+        }
+        fn datasets(&self) -> Vec<&'static str> {
+            vec!["tictactoe"]
+        }
+        fn methods(&self) -> Vec<&'static str> {
+            vec!["ZeroR"]
+        }
+        fn run(&self, _method: &str, job: &JobData) -> Result<Vec<Record>, JobError> {
+            zeror(job)
+        }
+    }
+
+    fn meta() -> Meta {
+        Meta {
+            git_commit: "test".into(),
+            rustc_version: "test".into(),
+            cores: 1,
+            date: "today".into(),
+            command_line: "test".into(),
+        }
+    }
+
+    fn generated_only() -> DataSource {
+        DataSource::generated_only()
+    }
+
+    #[test]
+    fn zeror_runs_on_generated_data_with_majority_accuracy() {
+        let data = generated_only();
+        let args = BenchArgs {
+            datasets: Some(vec!["tictactoe".into()]),
+            seed: 25,
+            jobs: Some(2),
+            ..BenchArgs::default()
+        };
+        let suite = ZeroRSuite;
+        let suites: Vec<&dyn Suite> = vec![&suite];
+        let jobs = plan(&suites, &args, &data);
+        assert_eq!(jobs.len(), 10);
+        let res = run(&suites, &jobs, &args, &data, meta()).unwrap();
+        assert!(res.failures.is_empty(), "{:?}", res.failures);
+        assert_eq!(res.records.len(), 10);
+        let acc: f64 = res
+            .records
+            .iter()
+            .map(|r| r.metrics["accuracy"])
+            .sum::<f64>()
+            / 10.0;
+        // 626 of 958 boards are wins for x; stratified folds keep the ratio.
+        assert!((acc - 626.0 / 958.0).abs() < 0.01, "{acc}");
+        let report = crate::report::render(&res).unwrap();
+        assert!(report.contains("| tictactoe | ZeroR | 10 |"), "{report}");
+    }
+
+    #[test]
+    fn shards_partition_the_jobs_and_merge_back() {
+        let data = generated_only();
+        let base = BenchArgs {
+            seed: 3,
+            jobs: Some(1),
+            quick: true,
+            ..BenchArgs::default()
+        };
+        let suite = ZeroRSuite;
+        let suites: Vec<&dyn Suite> = vec![&suite];
+        let all = plan(&suites, &base, &data);
+        let mut parts = Vec::new();
+        for i in 1..=3 {
+            let args = BenchArgs {
+                shard: Some((i, 3)),
+                ..base.clone()
+            };
+            let jobs = plan(&suites, &args, &data);
+            parts.push(run(&suites, &jobs, &args, &data, meta()).unwrap());
+        }
+        let whole = run(&suites, &all, &base, &data, meta()).unwrap();
+        let merged = ResultsFile::merge(parts).unwrap();
+        // Timings differ between runs; everything else must not.
+        let strip = |rs: &[Record]| -> Vec<Record> {
+            rs.iter()
+                .cloned()
+                .map(|mut r| {
+                    r.time_s.clear();
+                    r
+                })
+                .collect()
+        };
+        assert_eq!(merged.records.len(), 3 * QUICK_FOLDS);
+        assert_eq!(strip(&merged.records), strip(&whole.records));
+    }
+}

@@ -1,0 +1,124 @@
+//! The results file: one record per (suite, dataset, method, fold), plus
+//! metadata on the run that made them.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// One evaluated model on one test fold.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// The suite that made it (`baselines`, `paper000`, ...).
+    pub suite: String,
+    /// Data set name, as in the shared MANIFEST.
+    pub dataset: String,
+    /// Method name, as the papers' column labels (DT, RF, MIRCO, ...).
+    pub method: String,
+    /// Outer fold index.
+    pub fold: usize,
+    /// Test-fold metrics (accuracy, brier, auc_roc, auc_pr, r2, ...).
+    pub metrics: BTreeMap<String, f64>,
+    /// Model size (rules, leaves, avg_rule_length, ...).
+    pub size: BTreeMap<String, f64>,
+    /// Wall time in seconds (fit, predict).
+    pub time_s: BTreeMap<String, f64>,
+    /// The parameters used (chosen by the inner grid search, if any).
+    pub params: BTreeMap<String, serde_json::Value>,
+}
+
+impl Record {
+    /// An empty record for a job.
+    pub fn new(suite: &str, dataset: &str, method: &str, fold: usize) -> Self {
+        Record {
+            suite: suite.to_string(),
+            dataset: dataset.to_string(),
+            method: method.to_string(),
+            fold,
+            metrics: BTreeMap::new(),
+            size: BTreeMap::new(),
+            time_s: BTreeMap::new(),
+            params: BTreeMap::new(),
+        }
+    }
+
+    /// The key that identifies the job that made this record.
+    pub fn key(&self) -> (String, String, String, usize) {
+        (
+            self.suite.clone(),
+            self.dataset.clone(),
+            self.method.clone(),
+            self.fold,
+        )
+    }
+}
+
+/// Facts about the run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Meta {
+    /// `git rev-parse HEAD` (plus `-dirty` with uncommitted changes).
+    pub git_commit: String,
+    /// `rustc --version`.
+    pub rustc_version: String,
+    /// Logical cores of the machine.
+    pub cores: usize,
+    /// UTC date and time the run started.
+    pub date: String,
+    /// The command line.
+    pub command_line: String,
+}
+
+/// The contents of `results.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResultsFile {
+    /// Run metadata (of the first file, when merged).
+    pub meta: Meta,
+    /// The records, sorted by (suite, dataset, method, fold).
+    pub records: Vec<Record>,
+    /// Jobs that failed, with their errors.
+    #[serde(default)]
+    pub failures: Vec<String>,
+}
+
+impl ResultsFile {
+    /// Reads a results file.
+    pub fn read(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        serde_json::from_str(&text).map_err(|e| Error::Parse {
+            file: path.display().to_string(),
+            message: e.to_string(),
+        })
+    }
+
+    /// Writes the file as pretty JSON.
+    pub fn write(&self, path: &Path) -> Result<()> {
+        let text = serde_json::to_string_pretty(self).map_err(|e| Error::Parse {
+            file: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        std::fs::write(path, text).map_err(|e| Error::io(path, e))
+    }
+
+    /// Merges several files (e.g. shards): records of all, with a later
+    /// file's record replacing an earlier one of the same job.
+    pub fn merge(files: Vec<ResultsFile>) -> Option<ResultsFile> {
+        let mut it = files.into_iter();
+        let first = it.next()?;
+        let meta = first.meta.clone();
+        let mut by_key: BTreeMap<_, Record> = BTreeMap::new();
+        let mut failures = Vec::new();
+        for f in std::iter::once(first).chain(it) {
+            for r in f.records {
+                by_key.insert(r.key(), r);
+            }
+            failures.extend(f.failures);
+        }
+        Some(ResultsFile {
+            meta,
+            records: by_key.into_values().collect(),
+            failures,
+        })
+    }
+}

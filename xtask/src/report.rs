@@ -1,0 +1,249 @@
+//! Markdown reports: our mean (std) beside each published cell, and a
+//! table of everything measured.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+
+use rc_core::metrics::Summary;
+
+use crate::error::Result;
+use crate::paper::{self, Source, Table};
+use crate::records::{Record, ResultsFile};
+
+/// Absolute difference within which a cell counts as reproduced.
+pub const TOLERANCE: f64 = 0.02;
+
+/// Values of one field over the folds of (suite, dataset, method).
+fn values(
+    records: &[Record],
+    suite: &str,
+    dataset: &str,
+    method: &str,
+    source: Source,
+    key: &str,
+) -> Vec<f64> {
+    records
+        .iter()
+        .filter(|r| r.suite == suite && r.dataset == dataset && r.method == method)
+        .filter_map(|r| match source {
+            Source::Metrics => r.metrics.get(key),
+            Source::Size => r.size.get(key),
+            Source::Time => r.time_s.get(key),
+        })
+        .copied()
+        .collect()
+}
+
+fn fmt_value(v: f64) -> String {
+    if v.abs() >= 100.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.4}")
+    }
+}
+
+fn fmt_summary(s: &Summary) -> String {
+    if s.n > 1 {
+        format!("{} ({})", fmt_value(s.mean), fmt_value(s.std))
+    } else {
+        fmt_value(s.mean)
+    }
+}
+
+/// Renders one published table against our records of one suite.
+pub fn paper_table(paper_id: &str, table: &Table, suite: &str, records: &[Record]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "#### Paper {paper_id}, {}: {}\n",
+        table.id, table.caption
+    );
+    let datasets: Vec<&String> = table
+        .rows
+        .keys()
+        .filter(|d| records.iter().any(|r| r.suite == suite && &r.dataset == *d))
+        .collect();
+    if datasets.is_empty() {
+        let _ = writeln!(out, "(no data set of this table was run)\n");
+        return out;
+    }
+    let show_zeror = table.key == "accuracy";
+    let mut header = String::from("| data set |");
+    let mut rule = String::from("|---|");
+    for m in &table.columns {
+        let _ = write!(header, " {m} ours | {m} paper | Δ |");
+        rule.push_str("---:|---:|---:|");
+    }
+    if show_zeror {
+        header.push_str(" ZeroR |");
+        rule.push_str("---:|");
+    }
+    let _ = writeln!(out, "{header}\n{rule}");
+    let mut within: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    let mut sums: BTreeMap<&str, (f64, f64, usize)> = BTreeMap::new();
+    for d in &datasets {
+        let mut line = format!("| {d} |");
+        for m in &table.columns {
+            let cell = table.rows.get(*d).and_then(|r| r.get(m));
+            let ours = values(records, suite, d, m, table.source, &table.key);
+            let s = (!ours.is_empty()).then(|| Summary::new(&ours));
+            let paper_text = cell.map_or("—".to_string(), |c| match c.std {
+                Some(sd) => format!("{} ({sd:.2})", fmt_value(c.mean)),
+                None => fmt_value(c.mean),
+            });
+            let ours_text = s.as_ref().map_or("—".to_string(), fmt_summary);
+            let delta = match (&s, cell) {
+                (Some(s), Some(c)) => {
+                    let d = s.mean - c.mean;
+                    let w = within.entry(m.as_str()).or_default();
+                    w.1 += 1;
+                    if d.abs() <= TOLERANCE {
+                        w.0 += 1;
+                    }
+                    let e = sums.entry(m.as_str()).or_default();
+                    e.0 += s.mean;
+                    e.1 += c.mean;
+                    e.2 += 1;
+                    format!("{d:+.4}")
+                }
+                _ => "—".to_string(),
+            };
+            let _ = write!(line, " {ours_text} | {paper_text} | {delta} |");
+        }
+        if show_zeror {
+            let z = values(records, suite, d, "ZeroR", table.source, &table.key);
+            let zt = if z.is_empty() {
+                "—".into()
+            } else {
+                fmt_value(Summary::new(&z).mean)
+            };
+            let _ = write!(line, " {zt} |");
+        }
+        let _ = writeln!(out, "{line}");
+    }
+    let mut avg = String::from("| **average** |");
+    for m in &table.columns {
+        match sums.get(m.as_str()) {
+            Some(&(o, p, n)) if n > 0 => {
+                let (o, p) = (o / n as f64, p / n as f64);
+                let _ = write!(
+                    avg,
+                    " {} | {} | {:+.4} |",
+                    fmt_value(o),
+                    fmt_value(p),
+                    o - p
+                );
+            }
+            _ => avg.push_str(" — | — | — |"),
+        }
+    }
+    if show_zeror {
+        avg.push_str(" |");
+    }
+    let _ = writeln!(out, "{avg}\n");
+    if table.source == Source::Metrics {
+        let parts: Vec<String> = table
+            .columns
+            .iter()
+            .filter_map(|m| within.get(m.as_str()).map(|(w, n)| format!("{m} {w}/{n}")))
+            .collect();
+        if !parts.is_empty() {
+            let _ = writeln!(
+                out,
+                "Cells within ±{TOLERANCE} of the paper: {}. Averages are over the data sets with both values.\n",
+                parts.join(", ")
+            );
+        }
+    }
+    out
+}
+
+/// Renders every measured (dataset, method) of one suite: mean (std) over
+/// folds of each metric and size field, and mean fit time.
+pub fn all_results(suite: &str, records: &[Record]) -> String {
+    let rs: Vec<&Record> = records.iter().filter(|r| r.suite == suite).collect();
+    let metric_keys: BTreeSet<&String> = rs.iter().flat_map(|r| r.metrics.keys()).collect();
+    let size_keys: BTreeSet<&String> = rs.iter().flat_map(|r| r.size.keys()).collect();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "#### Everything measured in `{suite}` (mean (std) over outer folds)\n"
+    );
+    let mut header = String::from("| data set | method | folds |");
+    let mut rule = String::from("|---|---|---:|");
+    for k in metric_keys.iter().chain(size_keys.iter()) {
+        let _ = write!(header, " {k} |");
+        rule.push_str("---:|");
+    }
+    header.push_str(" fit s |");
+    rule.push_str("---:|");
+    let _ = writeln!(out, "{header}\n{rule}");
+    let mut groups: Vec<(&str, &str)> = rs
+        .iter()
+        .map(|r| (r.dataset.as_str(), r.method.as_str()))
+        .collect();
+    groups.dedup();
+    let groups: BTreeSet<(&str, &str)> = groups.into_iter().collect();
+    for (d, m) in groups {
+        let folds = rs
+            .iter()
+            .filter(|r| r.dataset == d && r.method == m)
+            .count();
+        let mut line = format!("| {d} | {m} | {folds} |");
+        for k in &metric_keys {
+            let v = values(records, suite, d, m, Source::Metrics, k);
+            let t = if v.is_empty() {
+                "—".into()
+            } else {
+                fmt_summary(&Summary::new(&v))
+            };
+            let _ = write!(line, " {t} |");
+        }
+        for k in &size_keys {
+            let v = values(records, suite, d, m, Source::Size, k);
+            let t = if v.is_empty() {
+                "—".into()
+            } else {
+                fmt_value(Summary::new(&v).mean)
+            };
+            let _ = write!(line, " {t} |");
+        }
+        let v = values(records, suite, d, m, Source::Time, "fit");
+        let t = if v.is_empty() {
+            "—".into()
+        } else {
+            format!("{:.3}", Summary::new(&v).mean)
+        };
+        let _ = writeln!(line, " {t} |");
+        out.push_str(&line);
+    }
+    out.push('\n');
+    out
+}
+
+/// The whole report of a results file: per suite, every published table
+/// it fills, then everything measured.
+pub fn render(results: &ResultsFile) -> Result<String> {
+    let mut out = String::new();
+    let m = &results.meta;
+    let _ = writeln!(
+        out,
+        "# Benchmark report\n\ncommit `{}` · {} · {} cores · {}\n\n`{}`\n",
+        m.git_commit, m.rustc_version, m.cores, m.date, m.command_line
+    );
+    let suites: BTreeSet<&str> = results.records.iter().map(|r| r.suite.as_str()).collect();
+    for suite in suites {
+        let _ = writeln!(out, "### Suite `{suite}`\n");
+        for (paper_id, table) in paper::tables_for_suite(suite)? {
+            out.push_str(&paper_table(&paper_id, &table, suite, &results.records));
+        }
+        out.push_str(&all_results(suite, &results.records));
+    }
+    if !results.failures.is_empty() {
+        let _ = writeln!(out, "### Failed jobs\n");
+        for f in &results.failures {
+            let _ = writeln!(out, "- {f}");
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,181 @@
+//! Benchmark suites: one module per paper (plus the tree baselines). A
+//! suite names its data sets and methods and runs one (data set, method,
+//! outer fold) job at a time; the harness does everything else.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use rc_core::metrics::{evaluate, Metrics};
+use rc_core::{Dataset, Fit, Predict, Predictions, ZeroR};
+
+use crate::data::DataSource;
+use crate::records::Record;
+
+/// What a job gets: the outer training and test folds and the run's flags.
+pub struct JobData<'a> {
+    /// The suite's name.
+    pub suite: &'a str,
+    /// Data set name.
+    pub dataset: &'a str,
+    /// Outer fold index.
+    pub fold: usize,
+    /// Outer training fold.
+    pub train: &'a Dataset,
+    /// Outer test fold.
+    pub test: &'a Dataset,
+    /// `--quick`: one small grid point.
+    pub quick: bool,
+    /// The run's seed.
+    pub seed: u64,
+}
+
+impl JobData<'_> {
+    /// An empty record for `method` on this job.
+    pub fn record(&self, method: &str) -> Record {
+        Record::new(self.suite, self.dataset, method, self.fold)
+    }
+}
+
+/// What a job of a custom suite (one that reads its own data, e.g.
+/// relational folds) gets.
+pub struct CustomJob<'a> {
+    /// The suite's name.
+    pub suite: &'a str,
+    /// Data set (or target) name.
+    pub dataset: &'a str,
+    /// Fold index.
+    pub fold: usize,
+    /// The data directory, if one was found.
+    pub data_root: Option<&'a std::path::Path>,
+    /// `--quick`.
+    pub quick: bool,
+    /// The run's seed.
+    pub seed: u64,
+}
+
+impl CustomJob<'_> {
+    /// An empty record for `method` on this job.
+    pub fn record(&self, method: &str) -> Record {
+        Record::new(self.suite, self.dataset, method, self.fold)
+    }
+}
+
+/// An error of one job, as text (each algorithm crate has its own type).
+pub type JobError = Box<dyn std::error::Error + Send + Sync>;
+
+/// A benchmark suite.
+pub trait Suite: Sync {
+    /// Name on the command line and in results.
+    fn name(&self) -> &'static str;
+    /// One line on what it reproduces.
+    fn about(&self) -> &'static str;
+    /// The paper's data sets (names as in the shared MANIFEST).
+    fn datasets(&self) -> Vec<&'static str>;
+    /// Job units: each is run on every (data set, fold) and returns one or
+    /// more records (e.g. `RF+MIRCO` returns RF and MIRCO).
+    fn methods(&self) -> Vec<&'static str>;
+    /// Outer folds of the paper's protocol.
+    fn outer_folds(&self) -> usize {
+        10
+    }
+    /// Prepares a loaded data set for this suite's learners (e.g. one-hot
+    /// encoding as the authors' loaders do).
+    fn prepare(&self, data: &Dataset) -> Result<Dataset, JobError> {
+        Ok(data.clone())
+    }
+    /// Runs one job of a tabular suite.
+    fn run(&self, method: &str, job: &JobData) -> Result<Vec<Record>, JobError>;
+
+    /// True for suites that read their own data (the harness then neither
+    /// loads nor splits it and calls [`Suite::run_custom`]).
+    fn custom(&self) -> bool {
+        false
+    }
+    /// Whether a data set can be run (default: the data source has it).
+    fn available(&self, dataset: &str, data: &DataSource) -> bool {
+        data.has(dataset)
+    }
+    /// Number of folds of a data set (default: [`Suite::outer_folds`]).
+    fn folds_of(&self, _dataset: &str, _data: &DataSource) -> usize {
+        self.outer_folds()
+    }
+    /// Runs one job of a custom suite.
+    fn run_custom(&self, _method: &str, job: &CustomJob) -> Result<Vec<Record>, JobError> {
+        Err(format!("suite {} has no custom jobs", job.suite).into())
+    }
+}
+
+/// Every suite, in the order `cargo xtask bench` runs them.
+pub fn all() -> Vec<Box<dyn Suite>> {
+    vec![]
+}
+
+/// Fills a record's metrics from test-fold predictions (only the metrics
+/// that apply).
+pub fn put_metrics(
+    record: &mut Record,
+    test: &Dataset,
+    pred: &Predictions,
+) -> Result<Metrics, JobError> {
+    let m = evaluate(&test.target_view(), pred)?;
+    let pairs = [
+        ("accuracy", m.accuracy),
+        ("balanced_accuracy", m.balanced_accuracy),
+        ("brier", m.brier),
+        ("log_loss", m.log_loss),
+        ("auc_roc", m.auc_roc),
+        ("auc_pr", m.auc_pr),
+        ("average_precision", m.average_precision),
+        ("mse", m.mse),
+        ("r2", m.r2),
+    ];
+    for (k, v) in pairs {
+        if let Some(v) = v {
+            record.metrics.insert(k.to_string(), v);
+        }
+    }
+    Ok(m)
+}
+
+/// Times a closure, returning its value and the seconds it took.
+pub fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
+    let t = Instant::now();
+    let v = f();
+    (v, t.elapsed().as_secs_f64())
+}
+
+/// Fits and evaluates any model of the `Fit`/`Predict` traits: the record
+/// gets test metrics and fit/predict times.
+pub fn fit_and_score<P>(
+    params: &P,
+    method: &str,
+    job: &JobData,
+) -> Result<(Record, P::Model), JobError>
+where
+    P: Fit,
+    P::Model: Predict,
+{
+    let mut rec = job.record(method);
+    let (model, fit_s) = timed(|| params.fit(job.train));
+    let model = model?;
+    let (pred, predict_s) = timed(|| model.predict(job.test));
+    put_metrics(&mut rec, job.test, &pred?)?;
+    rec.time_s.insert("fit".into(), fit_s);
+    rec.time_s.insert("predict".into(), predict_s);
+    Ok((rec, model))
+}
+
+/// The ZeroR floor (majority class or mean), which every suite reports.
+pub fn zeror(job: &JobData) -> Result<Vec<Record>, JobError> {
+    let (mut rec, _) = fit_and_score(&ZeroR, "ZeroR", job)?;
+    rec.size.insert("rules".into(), 0.0);
+    Ok(vec![rec])
+}
+
+/// Parameters as a record's `params` map.
+pub fn params(pairs: &[(&str, serde_json::Value)]) -> BTreeMap<String, serde_json::Value> {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect()
+}
