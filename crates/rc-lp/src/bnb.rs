@@ -92,7 +92,11 @@ impl Search<'_> {
         }
         self.one_opt(&mut cand);
         let obj: f64 = self.c.iter().zip(&cand).map(|(c, x)| c * x).sum();
-        if self.incumbent.as_ref().is_none_or(|(o, _)| obj < *o - 1e-12) {
+        if self
+            .incumbent
+            .as_ref()
+            .is_none_or(|(o, _)| obj < *o - 1e-12)
+        {
             self.incumbent = Some((obj, cand));
         }
         true
@@ -262,7 +266,7 @@ pub(crate) fn solve(
             nodes,
         }
     };
-    if model.has_crossed_bounds(true) {
+    if model.is_trivially_infeasible(true) {
         return Ok(finish(MipStatus::Infeasible, None, f64::INFINITY, 0));
     }
     let start = Instant::now();

@@ -36,7 +36,7 @@ pub(crate) fn solve_lp(
 ) -> Result<LpSolution, Error> {
     opts.validate()?;
     model.validate()?;
-    if model.has_crossed_bounds(false) {
+    if model.is_trivially_infeasible(false) {
         return Ok(LpSolution::without_point(
             LpStatus::Infeasible,
             model.sense(),
@@ -111,8 +111,7 @@ pub(crate) fn verified_point(model: &Model, mut x: Vec<f64>, tol: f64) -> Option
     }
     let act = model.row_activities(&x);
     for (r, a) in model.rows().iter().zip(&act) {
-        if r.lower - a > tol * (1.0 + r.lower.abs()) || a - r.upper > tol * (1.0 + r.upper.abs())
-        {
+        if r.lower - a > tol * (1.0 + r.lower.abs()) || a - r.upper > tol * (1.0 + r.upper.abs()) {
             return None;
         }
     }

@@ -25,7 +25,9 @@
 //! rows that are not active get no dual variable (`y_i = 0`), a variable strictly
 //! between its bounds gets an equality dual row (`d_j = 0`), one at a bound gets the
 //! matching inequality only. Every feasible point of the restricted dual is then an
-//! optimal dual, and the LP is usually much smaller than the full dual.
+//! optimal dual, and the LP is usually much smaller than the full dual. Its
+//! objective is therefore free: it minimises `‖y‖₁`, which selects small duals
+//! among several optimal ones (degenerate LPs) and keeps the LP bounded.
 
 use crate::driver::RawLp;
 use crate::error::Error;
@@ -125,17 +127,29 @@ fn build(model: &Model, hint: Option<(&[f64], &[f64])>, tol: f64) -> Result<Dual
             Some(_) if lo == up => (true, true),
             Some((_, act)) => (near(act[i], lo, tol), near(act[i], up, tol)),
         };
+        if hint.is_some() {
+            // Restricted dual: every feasible point is optimal, so maximise −‖y‖₁
+            // instead, which keeps y small and the LP bounded (solvers otherwise
+            // return far-out points of an unbounded optimal face).
+            let rv = match (has_lo, has_up) {
+                (false, false) => RowVar::Zero,
+                (true, false) => RowVar::Single(dual.add_continuous(0.0, f64::INFINITY, -1.0)),
+                (false, true) => RowVar::Single(dual.add_continuous(f64::NEG_INFINITY, 0.0, 1.0)),
+                (true, true) => RowVar::Split(
+                    dual.add_continuous(0.0, f64::INFINITY, -1.0),
+                    dual.add_continuous(0.0, f64::INFINITY, -1.0),
+                ),
+            };
+            row_map.push(rv);
+            continue;
+        }
         let rv = match (has_lo, has_up) {
             (false, false) => RowVar::Zero,
             (true, false) => RowVar::Single(dual.add_continuous(0.0, f64::INFINITY, lo + g[i])),
-            (false, true) => {
-                RowVar::Single(dual.add_continuous(f64::NEG_INFINITY, 0.0, up + g[i]))
+            (false, true) => RowVar::Single(dual.add_continuous(f64::NEG_INFINITY, 0.0, up + g[i])),
+            (true, true) if lo == up => {
+                RowVar::Single(dual.add_continuous(f64::NEG_INFINITY, f64::INFINITY, lo + g[i]))
             }
-            (true, true) if lo == up => RowVar::Single(dual.add_continuous(
-                f64::NEG_INFINITY,
-                f64::INFINITY,
-                lo + g[i],
-            )),
             (true, true) => RowVar::Split(
                 dual.add_continuous(0.0, f64::INFINITY, lo + g[i]),
                 dual.add_continuous(0.0, f64::INFINITY, -up - g[i]),
@@ -320,11 +334,7 @@ fn attempt(
             opts.dual_tol * (1.0 + p_min.abs()),
             format!(
                 "the {} dual LP was reported {:?}",
-                if hint.is_some() {
-                    "restricted"
-                } else {
-                    "full"
-                },
+                if hint.is_some() { "restricted" } else { "full" },
                 raw.status
             ),
         ));

@@ -99,7 +99,10 @@ pub enum Error {
 
 impl Error {
     /// Builds a [`Error::BackendPanic`] from a caught panic payload.
-    pub(crate) fn from_panic(backend: &'static str, payload: Box<dyn std::any::Any + Send>) -> Self {
+    pub(crate) fn from_panic(
+        backend: &'static str,
+        payload: Box<dyn std::any::Any + Send>,
+    ) -> Self {
         let message = if let Some(s) = payload.downcast_ref::<&str>() {
             (*s).to_string()
         } else if let Some(s) = payload.downcast_ref::<String>() {
@@ -119,5 +122,25 @@ pub(crate) fn catch_backend<T>(
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
         Ok(r) => r,
         Err(payload) => Err(Error::from_panic(backend, payload)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn panics_become_backend_errors() {
+        let r: Result<(), Error> = catch_backend("minilp", || panic!("boom"));
+        match r {
+            Err(Error::BackendPanic { backend, message }) => {
+                assert_eq!(backend, "minilp");
+                assert_eq!(message, "boom");
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+        let r: Result<(), Error> = catch_backend("cbc", || panic!("{}", String::from("owned")));
+        assert!(matches!(r, Err(Error::BackendPanic { ref message, .. }) if message == "owned"));
+        assert_eq!(catch_backend("cbc", || Ok(3)).unwrap(), 3);
     }
 }

@@ -183,7 +183,10 @@ pub fn to_lp_string(model: &Model) -> String {
             }
         }
     }
-    for (kind, header) in [(VarKind::Integer, "Generals"), (VarKind::Binary, "Binaries")] {
+    for (kind, header) in [
+        (VarKind::Integer, "Generals"),
+        (VarKind::Binary, "Binaries"),
+    ] {
         let list: Vec<&str> = model
             .vars()
             .iter()
@@ -202,12 +205,15 @@ pub fn to_lp_string(model: &Model) -> String {
     out
 }
 
-/// The model in free MPS format (whitespace-separated fields; `OBJSENSE` section
-/// for maximisation; integer columns between `MARKER` lines).
+/// The model in MPS format, fields aligned on the fixed-MPS columns (so fixed and
+/// free readers both accept it while names fit in 8 characters and numbers in 12;
+/// longer ones need a free-MPS reader). Integer columns sit between `MARKER`
+/// lines. Maximisation is stated in an `OBJSENSE` section, which CPLEX, Gurobi,
+/// HiGHS and SCIP honour but CBC/Clp's reader ignores (run `cbc` with `-max`).
 pub fn to_mps_string(model: &Model) -> String {
     let (vn, rn) = names(model);
     let mut out = String::new();
-    let _ = writeln!(out, "NAME {}", sanitize(model.name()));
+    let _ = writeln!(out, "NAME          {}", sanitize(model.name()));
     if model.sense() == Sense::Maximize {
         out.push_str("OBJSENSE\n    MAX\n");
     }
@@ -229,20 +235,28 @@ pub fn to_mps_string(model: &Model) -> String {
         let is_int = v.kind != VarKind::Continuous;
         if is_int != in_int {
             let tag = if is_int { "INTORG" } else { "INTEND" };
-            let _ = writeln!(out, "    MARKER{markers} 'MARKER' '{tag}'");
+            let _ = writeln!(
+                out,
+                "    {:<8}  'MARKER'                 '{tag}'",
+                format!("MARKER{markers}")
+            );
             markers += 1;
             in_int = is_int;
         }
         let col = model.column(crate::model::VarId(j)).unwrap_or(&[]);
         if v.obj != 0.0 || col.is_empty() {
-            let _ = writeln!(out, "    {} obj {}", vn[j], num(v.obj));
+            field_line(&mut out, "", &vn[j], "obj", Some(v.obj));
         }
         for &(r, a) in col {
-            let _ = writeln!(out, "    {} {} {}", vn[j], rn[r.index()], num(a));
+            field_line(&mut out, "", &vn[j], &rn[r.index()], Some(a));
         }
     }
     if in_int {
-        let _ = writeln!(out, "    MARKER{markers} 'MARKER' 'INTEND'");
+        let _ = writeln!(
+            out,
+            "    {:<8}  'MARKER'                 'INTEND'",
+            format!("MARKER{markers}")
+        );
     }
     out.push_str("RHS\n");
     for (i, row) in model.rows().iter().enumerate() {
@@ -252,7 +266,7 @@ pub fn to_mps_string(model: &Model) -> String {
             _ => row.upper,
         };
         if rhs != 0.0 {
-            let _ = writeln!(out, "    RHS {} {}", rn[i], num(rhs));
+            field_line(&mut out, "", "RHS", &rn[i], Some(rhs));
         }
     }
     let ranges: Vec<(usize, f64)> = model
@@ -265,7 +279,7 @@ pub fn to_mps_string(model: &Model) -> String {
     if !ranges.is_empty() {
         out.push_str("RANGES\n");
         for (i, width) in ranges {
-            let _ = writeln!(out, "    RNG {} {}", rn[i], num(width));
+            field_line(&mut out, "", "RNG", &rn[i], Some(width));
         }
     }
     let mut bounds = String::new();
@@ -273,28 +287,28 @@ pub fn to_mps_string(model: &Model) -> String {
         let name = &vn[j];
         let (lo, up) = (v.lower, v.upper);
         if v.kind == VarKind::Binary && lo == 0.0 && up == 1.0 {
-            let _ = writeln!(bounds, " BV BND {name}");
+            field_line(&mut bounds, "BV", "BND", name, None);
             continue;
         }
         let is_int = v.kind != VarKind::Continuous;
         match (lo.is_finite(), up.is_finite()) {
             (false, false) => {
-                let _ = writeln!(bounds, " FR BND {name}");
+                field_line(&mut bounds, "FR", "BND", name, None);
             }
             (true, true) if lo == up => {
-                let _ = writeln!(bounds, " FX BND {name} {}", num(lo));
+                field_line(&mut bounds, "FX", "BND", name, Some(lo));
             }
             _ => {
                 if lo == f64::NEG_INFINITY {
-                    let _ = writeln!(bounds, " MI BND {name}");
+                    field_line(&mut bounds, "MI", "BND", name, None);
                 } else if lo != 0.0 || up < 0.0 {
-                    let _ = writeln!(bounds, " LO BND {name} {}", num(lo));
+                    field_line(&mut bounds, "LO", "BND", name, Some(lo));
                 }
                 if up.is_finite() {
-                    let _ = writeln!(bounds, " UP BND {name} {}", num(up));
+                    field_line(&mut bounds, "UP", "BND", name, Some(up));
                 } else if is_int {
                     // Some readers default integer columns to an upper bound of 1.
-                    let _ = writeln!(bounds, " PL BND {name}");
+                    field_line(&mut bounds, "PL", "BND", name, None);
                 }
             }
         }
@@ -305,6 +319,16 @@ pub fn to_mps_string(model: &Model) -> String {
     }
     out.push_str("ENDATA\n");
     out
+}
+
+/// One MPS data line with fields at the fixed-format columns 2, 5, 15 and 25.
+fn field_line(out: &mut String, code: &str, f2: &str, f3: &str, value: Option<f64>) {
+    let line = match value {
+        Some(v) => format!(" {code:<2} {f2:<8}  {f3:<8}  {:>12}", num(v)),
+        None => format!(" {code:<2} {f2:<8}  {f3}"),
+    };
+    out.push_str(line.trim_end());
+    out.push('\n');
 }
 
 /// Writes the model in CPLEX LP format to `w`.

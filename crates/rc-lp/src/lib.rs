@@ -52,6 +52,14 @@
 //! is [`Error::DualMismatch`], never a silent wrong answer. `y_i = ∂z*/∂b_i` and
 //! `d_j = c_j − Σ_i a_ij y_i` in the model's own sense: see [`LpSolution`].
 //!
+//! # Column generation and warm starts
+//!
+//! A [`Model`] stays incremental: [`Model::add_column`] appends a column to
+//! existing rows in O(nnz of the column) and the next `solve_lp` sees it. Neither
+//! backend can add a column to a solved LP, so each `solve_lp` is a cold solve of
+//! the current model (plus a small restricted dual for the duals); minilp's
+//! branch-and-bound, however, re-solves every node warm from its parent.
+//!
 //! # Limits
 //!
 //! Panics inside a backend are caught and returned as [`Error::BackendPanic`].
@@ -69,6 +77,7 @@ mod dual;
 pub mod error;
 pub mod export;
 pub mod model;
+mod serde_f64;
 pub mod solution;
 pub mod solver;
 

@@ -71,8 +71,10 @@ pub struct Var {
     /// Domain of the variable.
     pub kind: VarKind,
     /// Lower bound (`f64::NEG_INFINITY` for none).
+    #[serde(with = "crate::serde_f64")]
     pub lower: f64,
     /// Upper bound (`f64::INFINITY` for none).
+    #[serde(with = "crate::serde_f64")]
     pub upper: f64,
     /// Objective coefficient.
     pub obj: f64,
@@ -85,8 +87,10 @@ pub struct Row {
     /// Optional name used by the LP/MPS exporters (default `r<index>`).
     pub name: Option<String>,
     /// Lower bound of the row activity (`f64::NEG_INFINITY` for none).
+    #[serde(with = "crate::serde_f64")]
     pub lower: f64,
     /// Upper bound of the row activity (`f64::INFINITY` for none).
+    #[serde(with = "crate::serde_f64")]
     pub upper: f64,
 }
 
@@ -96,6 +100,9 @@ pub struct Row {
 /// Builder methods that take a [`VarId`] or [`RowId`] or a coefficient return
 /// `Result`, so a foreign handle or a NaN never panics; bounds are checked by
 /// [`Model::validate`], which every solver calls first.
+///
+/// With serde, infinite bounds are written as the strings `"inf"` / `"-inf"` (JSON
+/// has no infinity); a deserialised model is fully re-checked by `validate`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Model {
     name: String,
@@ -240,8 +247,7 @@ impl Model {
                 }
             }
         }
-        let mut out: Vec<Vec<(VarId, f64)>> =
-            counts.into_iter().map(Vec::with_capacity).collect();
+        let mut out: Vec<Vec<(VarId, f64)>> = counts.into_iter().map(Vec::with_capacity).collect();
         for (j, col) in self.cols.iter().enumerate() {
             for &(r, a) in col {
                 if let Some(row) = out.get_mut(r.0) {
@@ -646,16 +652,32 @@ impl Model {
     }
 
     /// True when some variable or row has `lower > upper` (after binary/integer
-    /// rounding when `integral`), so the model is trivially infeasible.
-    pub(crate) fn has_crossed_bounds(&self, integral: bool) -> bool {
-        (0..self.vars.len()).any(|j| {
+    /// rounding when `integral`), or a row without nonzeros excludes 0, so the
+    /// model is trivially infeasible.
+    pub(crate) fn is_trivially_infeasible(&self, integral: bool) -> bool {
+        let crossed_var = (0..self.vars.len()).any(|j| {
             let (lo, up) = if integral {
                 self.integral_bounds(j)
             } else {
                 self.relaxed_bounds(j)
             };
             lo > up
-        }) || self.rows.iter().any(|r| r.lower > r.upper)
+        });
+        if crossed_var || self.rows.iter().any(|r| r.lower > r.upper) {
+            return true;
+        }
+        let mut nonempty = vec![false; self.rows.len()];
+        for col in &self.cols {
+            for &(r, _) in col {
+                if let Some(f) = nonempty.get_mut(r.0) {
+                    *f = true;
+                }
+            }
+        }
+        self.rows
+            .iter()
+            .zip(nonempty)
+            .any(|(r, ne)| !ne && (r.lower > 0.0 || r.upper < 0.0))
     }
 
     /// `+1` for minimisation, `-1` for maximisation: multiply the objective by this
@@ -687,10 +709,14 @@ mod tests {
         let mut m = Model::minimize();
         let x = m.add_continuous(0.0, 1.0, 1.0);
         let y = m.add_continuous(0.0, 1.0, 1.0);
-        let r = m.add_ge(&[(x, 1.0), (y, 2.0), (x, 3.0), (y, -2.0)], 1.0).unwrap();
+        let r = m
+            .add_ge(&[(x, 1.0), (y, 2.0), (x, 3.0), (y, -2.0)], 1.0)
+            .unwrap();
         assert_eq!(m.column(x).unwrap(), &[(r, 4.0)]);
         assert!(m.column(y).unwrap().is_empty());
-        let z = m.add_column(2.0, (0.0, f64::INFINITY), &[(r, 1.0), (r, 1.0)]).unwrap();
+        let z = m
+            .add_column(2.0, (0.0, f64::INFINITY), &[(r, 1.0), (r, 1.0)])
+            .unwrap();
         assert_eq!(m.coefficient(r, z), 2.0);
         assert_eq!(m.num_nonzeros(), 2);
         m.set_coefficient(r, y, 5.0).unwrap();

@@ -185,7 +185,11 @@ fn unusual_bounds() {
         let sol = s.solve_lp(&m).unwrap();
         assert_eq!(sol.status, LpStatus::Optimal, "{name}");
         // free = -1, neg = 0 (its cost −1 pushes it up to its upper bound 0).
-        assert!((sol.objective - (10.0 - 1.0)).abs() < 1e-9, "{name}: {}", sol.objective);
+        assert!(
+            (sol.objective - (10.0 - 1.0)).abs() < 1e-9,
+            "{name}: {}",
+            sol.objective
+        );
         check_kkt(&m, &sol, 1e-7).unwrap();
         // The fixed variable's reduced cost is ∂z/∂x_fixed = 5 − 1 = 4.
         assert!((sol.reduced_cost(fixed).unwrap() - 4.0).abs() < 1e-7);
@@ -201,6 +205,10 @@ fn empty_models() {
         assert_eq!(sol.objective, 0.0);
         let mut m = Model::minimize();
         m.add_ge(&[], 1.0).unwrap();
-        assert_eq!(s.solve_lp(&m).unwrap().status, LpStatus::Infeasible, "{name}");
+        assert_eq!(
+            s.solve_lp(&m).unwrap().status,
+            LpStatus::Infeasible,
+            "{name}"
+        );
     }
 }

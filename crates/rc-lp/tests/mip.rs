@@ -78,11 +78,18 @@ fn general_integer_max() {
     for (name, s) in mip_solvers() {
         let sol = s.solve_mip(&m, &MipOptions::default()).unwrap();
         assert_eq!(sol.status, MipStatus::Optimal, "{name}");
-        assert!((sol.objective - 21.5).abs() < 1e-9, "{name}: {}", sol.objective);
+        assert!(
+            (sol.objective - 21.5).abs() < 1e-9,
+            "{name}: {}",
+            sol.objective
+        );
         assert_eq!(sol.value(x), Some(4.0));
         assert_eq!(sol.value(y), Some(0.0));
         assert!((sol.value(z).unwrap() - 1.5).abs() < 1e-9);
-        assert!(sol.best_bound >= sol.objective - 1e-9, "{name}: upper bound for max");
+        assert!(
+            sol.best_bound >= sol.objective - 1e-9,
+            "{name}: upper bound for max"
+        );
     }
 }
 
@@ -139,7 +146,10 @@ fn node_limit_is_respected() {
     let sol = MinilpSolver::new()
         .solve_mip(&m, &MipOptions::default().with_node_limit(5))
         .unwrap();
-    assert!(matches!(sol.status, MipStatus::NodeLimit | MipStatus::Optimal));
+    assert!(matches!(
+        sol.status,
+        MipStatus::NodeLimit | MipStatus::Optimal
+    ));
     assert!(sol.nodes <= 6);
     assert!(sol.has_solution(), "rounding finds a cover at the root");
     assert!(sol.best_bound <= sol.objective);
@@ -198,7 +208,10 @@ fn initial_solution_is_used() {
             .with_initial_solution(exact.values.clone());
         let sol = s.solve_mip(&m, &opts).unwrap();
         assert!(sol.has_solution(), "{name}");
-        assert!((sol.objective - exact.objective).abs() < 1e-9, "{name}: {sol:?}");
+        assert!(
+            (sol.objective - exact.objective).abs() < 1e-9,
+            "{name}: {sol:?}"
+        );
     }
     // An infeasible "solution" is ignored.
     let bad = MipOptions::default().with_initial_solution(vec![0.0; m.num_vars()]);

@@ -4,7 +4,9 @@
 mod common;
 
 use common::{lp_solvers, mip_solvers};
-use rc_lp::{Error, LpSolver, LpStatus, MinilpSolver, MipOptions, MipSolver, MipStatus, Model, VarKind};
+use rc_lp::{
+    Error, LpSolver, LpStatus, MinilpSolver, MipOptions, MipSolver, MipStatus, Model, VarKind,
+};
 
 const INF: f64 = f64::INFINITY;
 
@@ -39,9 +41,19 @@ fn lp_infeasible_detected() {
     eq.add_eq(&[(a, 1.0)], 1.0).unwrap();
     eq.add_eq(&[(a, 2.0)], 3.0).unwrap();
     for (name, s) in lp_solvers() {
-        for m in [infeasible_lp(), by_bounds.clone(), crossed.clone(), eq.clone()] {
+        for m in [
+            infeasible_lp(),
+            by_bounds.clone(),
+            crossed.clone(),
+            eq.clone(),
+        ] {
             let sol = s.solve_lp(&m).unwrap();
-            assert_eq!(sol.status, LpStatus::Infeasible, "{name}\n{}", m.to_lp_string());
+            assert_eq!(
+                sol.status,
+                LpStatus::Infeasible,
+                "{name}\n{}",
+                m.to_lp_string()
+            );
             assert_eq!(sol.objective, INF);
             assert!(sol.primal.is_empty());
         }
@@ -62,7 +74,12 @@ fn lp_unbounded_detected() {
         assert_eq!(sol.objective, INF, "max problem unbounded above");
         for m in [free.clone(), empty_col.clone()] {
             let sol = s.solve_lp(&m).unwrap();
-            assert_eq!(sol.status, LpStatus::Unbounded, "{name}\n{}", m.to_lp_string());
+            assert_eq!(
+                sol.status,
+                LpStatus::Unbounded,
+                "{name}\n{}",
+                m.to_lp_string()
+            );
             assert_eq!(sol.objective, -INF);
         }
     }
@@ -86,12 +103,18 @@ fn mip_infeasible_and_unbounded_detected() {
         .add_ge(&[(b[0], 1.0), (b[1], 1.0), (b[2], 1.0)], 2.0)
         .unwrap();
     let mut unb = unbounded_lp();
-    unb.set_var_kind(unb.var_id(0).unwrap(), VarKind::Integer).unwrap();
+    unb.set_var_kind(unb.var_id(0).unwrap(), VarKind::Integer)
+        .unwrap();
     for (name, s) in mip_solvers() {
         let opts = MipOptions::default();
         for m in [parity.clone(), packing.clone(), infeasible_lp()] {
             let sol = s.solve_mip(&m, &opts).unwrap();
-            assert_eq!(sol.status, MipStatus::Infeasible, "{name}\n{}", m.to_lp_string());
+            assert_eq!(
+                sol.status,
+                MipStatus::Infeasible,
+                "{name}\n{}",
+                m.to_lp_string()
+            );
             assert!(!sol.has_solution());
         }
         let sol = s.solve_mip(&unb, &opts).unwrap();
@@ -148,7 +171,17 @@ fn too_large_model_is_rejected_by_minilp() {
     }
     let s = MinilpSolver::new().with_max_size(39);
     let e = s.solve_lp(&m).unwrap_err();
-    assert!(matches!(e, Error::ModelTooLarge { rows: 20, cols: 20, limit: 39 }), "{e}");
+    assert!(
+        matches!(
+            e,
+            Error::ModelTooLarge {
+                rows: 20,
+                cols: 20,
+                limit: 39
+            }
+        ),
+        "{e}"
+    );
     assert!(e.to_string().contains("raise"));
     let e = s.solve_mip(&m, &MipOptions::default()).unwrap_err();
     assert!(matches!(e, Error::ModelTooLarge { .. }));

@@ -6,9 +6,10 @@
 //!
 //! LP solves use CBC's initial LP solve (Clp) on the relaxation; duals come from the
 //! explicit dual solved by CBC too (CBC 2.10's C API has no row prices). CBC 2.10
-//! reports an unbounded LP as "proven infeasible" without a primal-infeasible
-//! initial solve; such an answer is disambiguated by re-solving with a zero objective
-//! (feasible ⇒ unbounded).
+//! reports unbounded LPs as "proven infeasible", sometimes even as primal
+//! infeasible (presolve cannot tell the two apart), so every infeasible/unbounded
+//! answer on an LP is settled by re-solving with a zero objective (feasible ⇒
+//! unbounded, infeasible ⇒ infeasible).
 
 use crate::driver::{self, RawLp};
 use crate::error::{catch_backend, Error};
@@ -19,6 +20,39 @@ use coin_cbc::raw::{Model as RawModel, SecondaryStatus, Sense as RawSense};
 use std::ffi::CString;
 use std::os::raw::c_int;
 use std::sync::Mutex;
+
+/// Column(s) of a model variable in the CBC model.
+#[derive(Clone, Copy, Debug)]
+enum ColMap {
+    One(usize),
+    Split(usize, usize),
+}
+
+/// Model values from CBC column values.
+fn model_values(map: &[ColMap], cols: &[f64]) -> Vec<f64> {
+    let get = |k: usize| cols.get(k).copied().unwrap_or(f64::NAN);
+    map.iter()
+        .map(|m| match *m {
+            ColMap::One(k) => get(k),
+            ColMap::Split(p, q) => get(p) - get(q),
+        })
+        .collect()
+}
+
+/// CBC column values from model values.
+fn cbc_values(map: &[ColMap], x: &[f64]) -> Vec<f64> {
+    let mut out = Vec::new();
+    for (m, &v) in map.iter().zip(x) {
+        match *m {
+            ColMap::One(_) => out.push(v),
+            ColMap::Split(_, _) => {
+                out.push(v.max(0.0));
+                out.push((-v).max(0.0));
+            }
+        }
+    }
+    out
+}
 
 /// Serialises all use of libcbc from this crate.
 static CBC_LOCK: Mutex<()> = Mutex::new(());
@@ -67,40 +101,60 @@ impl CbcSolver {
 
     /// Loads `model` into a new CBC model; `integral` keeps integrality and rounds
     /// integer bounds, otherwise the LP relaxation is loaded. `zero_obj` drops the
-    /// objective (feasibility check).
-    fn load(&self, model: &Model, integral: bool, zero_obj: bool) -> Result<RawModel, Error> {
+    /// objective (feasibility check). Free variables are split into two nonnegative
+    /// columns `x = p − q`: with free columns Clp (after presolve) has been seen to
+    /// misreport an unbounded LP as optimal.
+    fn load(
+        &self,
+        model: &Model,
+        integral: bool,
+        zero_obj: bool,
+    ) -> Result<(RawModel, Vec<ColMap>), Error> {
         let too_big = |what: &str| Error::Backend {
             backend: "cbc",
             message: format!("{what} exceeds the C int range of the CBC API"),
         };
-        let n = model.num_vars();
         let m = model.num_rows();
-        let mut start: Vec<c_int> = Vec::with_capacity(n + 1);
+        let mut map = Vec::with_capacity(model.num_vars());
+        let mut start: Vec<c_int> = vec![0];
         let mut index: Vec<c_int> = Vec::with_capacity(model.num_nonzeros());
         let mut value: Vec<f64> = Vec::with_capacity(model.num_nonzeros());
-        start.push(0);
-        for col in model.cols() {
-            for &(r, a) in col {
-                index.push(c_int::try_from(r.index()).map_err(|_| too_big("row index"))?);
-                value.push(a);
-            }
-            start.push(c_int::try_from(index.len()).map_err(|_| too_big("nonzero count"))?);
-        }
-        c_int::try_from(n.max(m)).map_err(|_| too_big("model dimension"))?;
-        let (lb, ub): (Vec<f64>, Vec<f64>) = (0..n)
-            .map(|j| {
-                if integral {
-                    model.integral_bounds(j)
-                } else {
-                    model.relaxed_bounds(j)
+        let (mut lb, mut ub, mut obj, mut int) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for (j, (col, var)) in model.cols().iter().zip(model.vars()).enumerate() {
+            let (lo, up) = if integral {
+                model.integral_bounds(j)
+            } else {
+                model.relaxed_bounds(j)
+            };
+            let c = if zero_obj { 0.0 } else { var.obj };
+            let is_int = integral && var.kind != VarKind::Continuous;
+            let split = lo == f64::NEG_INFINITY && up == f64::INFINITY;
+            let parts: &[f64] = if split { &[1.0, -1.0] } else { &[1.0] };
+            let first = lb.len();
+            for &sgn in parts {
+                for &(r, a) in col {
+                    index.push(c_int::try_from(r.index()).map_err(|_| too_big("row index"))?);
+                    value.push(sgn * a);
                 }
-            })
-            .unzip();
-        let obj: Vec<f64> = if zero_obj {
-            vec![0.0; n]
-        } else {
-            model.vars().iter().map(|v| v.obj).collect()
-        };
+                start.push(c_int::try_from(index.len()).map_err(|_| too_big("nonzero count"))?);
+                obj.push(sgn * c);
+                int.push(is_int);
+                if split {
+                    lb.push(0.0);
+                    ub.push(f64::INFINITY);
+                } else {
+                    lb.push(lo);
+                    ub.push(up);
+                }
+            }
+            map.push(if split {
+                ColMap::Split(first, first + 1)
+            } else {
+                ColMap::One(first)
+            });
+        }
+        let n = lb.len();
+        c_int::try_from(n.max(m)).map_err(|_| too_big("model dimension"))?;
         let rl: Vec<f64> = model.rows().iter().map(|r| r.lower).collect();
         let ru: Vec<f64> = model.rows().iter().map(|r| r.upper).collect();
         let mut raw = RawModel::new();
@@ -116,11 +170,9 @@ impl CbcSolver {
             Some(&rl),
             Some(&ru),
         );
-        if integral {
-            for (j, v) in model.vars().iter().enumerate() {
-                if v.kind != VarKind::Continuous {
-                    raw.set_integer(j);
-                }
+        for (k, &is_int) in int.iter().enumerate() {
+            if is_int {
+                raw.set_integer(k);
             }
         }
         raw.set_obj_sense(match model.sign() > 0.0 {
@@ -131,28 +183,38 @@ impl CbcSolver {
         raw.set_log_level(level);
         Self::set_param(&mut raw, "log", &level.to_string());
         Self::set_param(&mut raw, "slogLevel", &level.to_string());
-        Ok(raw)
+        Ok((raw, map))
     }
 
     fn primal(&self, model: &Model) -> Result<RawLp, Error> {
         if let Some(raw) = super::minilp::trivial_lp(model) {
             return Ok(raw);
         }
+        if model.is_trivially_infeasible(false) {
+            // CBC answers "numerical failure" on e.g. an empty row `0 = 4`.
+            return Ok(RawLp::status(LpStatus::Infeasible));
+        }
         let _guard = CBC_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-        let mut raw = self.load(model, false, false)?;
+        let (mut raw, map) = self.load(model, false, false)?;
         raw.solve();
+        if raw.is_proven_optimal() {
+            // The first solve runs Clp's presolve, whose postsolved point can be off
+            // by ~1e-5; a second call re-solves from the optimal basis without
+            // presolve (0 iterations), recomputing x to full precision.
+            raw.solve();
+        }
         if raw.is_proven_optimal() {
             return Ok(RawLp {
                 status: LpStatus::Optimal,
-                x: raw.col_solution().to_vec(),
+                x: model_values(&map, raw.col_solution()),
             });
         }
-        if raw.is_initial_solve_proven_primal_infeasible() {
-            return Ok(RawLp::status(LpStatus::Infeasible));
-        }
-        if raw.is_proven_infeasible() || raw.is_continuous_unbounded() {
+        if raw.is_initial_solve_proven_primal_infeasible()
+            || raw.is_proven_infeasible()
+            || raw.is_continuous_unbounded()
+        {
             // Either primal infeasible or dual infeasible: decide by feasibility.
-            let mut feas = self.load(model, false, true)?;
+            let (mut feas, _) = self.load(model, false, true)?;
             feas.solve();
             let status = if feas.is_proven_optimal() {
                 LpStatus::Unbounded
@@ -177,7 +239,7 @@ impl CbcSolver {
             gap: f64::INFINITY,
             nodes: 0,
         };
-        if model.has_crossed_bounds(true) {
+        if model.is_trivially_infeasible(true) {
             return Ok(no_incumbent(MipStatus::Infeasible, sign * f64::INFINITY));
         }
         if model.num_vars() == 0 {
@@ -195,7 +257,7 @@ impl CbcSolver {
             });
         }
         let _guard = CBC_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-        let mut raw = self.load(model, true, false)?;
+        let (mut raw, map) = self.load(model, true, false)?;
         Self::set_param(&mut raw, "threads", &opts.threads.to_string());
         Self::set_param(&mut raw, "ratioGap", &opts.relative_gap.to_string());
         if let Some(t) = opts.time_limit {
@@ -207,7 +269,7 @@ impl CbcSolver {
         }
         if let Some(init) = &opts.initial_solution {
             if init.len() == model.num_vars() && model.max_violation(init, true) <= 1e-9 {
-                raw.set_initial_solution(init);
+                raw.set_initial_solution(&cbc_values(&map, init));
             }
         }
         raw.solve();
@@ -215,7 +277,7 @@ impl CbcSolver {
         let secondary = raw.secondary_status();
 
         // Incumbent: CBC's column solution, accepted only if it is really feasible.
-        let mut values: Vec<f64> = raw.col_solution().to_vec();
+        let mut values: Vec<f64> = model_values(&map, raw.col_solution());
         for (x, v) in values.iter_mut().zip(model.vars()) {
             if v.kind != VarKind::Continuous {
                 *x = x.round();
@@ -248,10 +310,8 @@ impl CbcSolver {
         };
         let status = match status {
             // A pure LP reported "infeasible" by CBC may be unbounded (see module docs).
-            MipStatus::Infeasible
-                if !has_integers && !raw.is_initial_solve_proven_primal_infeasible() =>
-            {
-                let mut feas = self.load(model, false, true)?;
+            MipStatus::Infeasible if !has_integers => {
+                let (mut feas, _) = self.load(model, false, true)?;
                 feas.solve();
                 if feas.is_proven_optimal() {
                     MipStatus::Unbounded
@@ -284,20 +344,20 @@ impl CbcSolver {
         }
         let objective = model.objective_value(&values);
         let cbc_bound = raw.best_possible_value();
-        let best_bound = if !has_integers || status == MipStatus::Optimal && opts.relative_gap == 0.0
-        {
-            // Pure LPs report no bound; a proven optimum with zero gap is its own bound.
-            objective
-        } else if cbc_bound.is_finite() && cbc_bound.abs() < 1e300 {
-            // Never report a bound on the wrong side of the incumbent.
-            if sign > 0.0 {
-                cbc_bound.min(objective)
+        let best_bound =
+            if !has_integers || status == MipStatus::Optimal && opts.relative_gap == 0.0 {
+                // Pure LPs report no bound; a proven optimum with zero gap is its own bound.
+                objective
+            } else if cbc_bound.is_finite() && cbc_bound.abs() < 1e300 {
+                // Never report a bound on the wrong side of the incumbent.
+                if sign > 0.0 {
+                    cbc_bound.min(objective)
+                } else {
+                    cbc_bound.max(objective)
+                }
             } else {
-                cbc_bound.max(objective)
-            }
-        } else {
-            -sign * f64::INFINITY
-        };
+                -sign * f64::INFINITY
+            };
         Ok(MipSolution {
             status,
             objective,

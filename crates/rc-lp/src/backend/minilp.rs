@@ -1,7 +1,7 @@
 //! The default, pure-Rust backend on top of the `minilp` crate.
 //!
 //! LPs are solved by minilp's simplex; MIPs by this crate's depth-first
-//! branch-and-bound ([`crate::bnb`]) that re-solves child nodes warm from the
+//! branch-and-bound (module `bnb`) that re-solves child nodes warm from the
 //! parent's simplex state. minilp has no time limit of its own, so a single LP solve
 //! cannot be interrupted: [`MinilpSolver::max_size`] bounds the model size instead,
 //! and branch-and-bound checks the clock between nodes.
@@ -105,7 +105,10 @@ pub(crate) fn trivial_lp(model: &Model) -> Option<RawLp> {
     if model.num_vars() > 0 {
         return None;
     }
-    let feasible = model.rows().iter().all(|r| r.lower <= 0.0 && 0.0 <= r.upper);
+    let feasible = model
+        .rows()
+        .iter()
+        .all(|r| r.lower <= 0.0 && 0.0 <= r.upper);
     Some(if feasible {
         RawLp {
             status: LpStatus::Optimal,
@@ -129,8 +132,8 @@ pub(crate) fn solve_checked(
     match mp.problem.solve() {
         Ok(_) if mp.empty_unbounded => Err(LpStatus::Unbounded),
         Ok(sol) => {
-            let finite = sol.objective().is_finite()
-                && mp.vars.iter().all(|v| v.value(&sol).is_finite());
+            let finite =
+                sol.objective().is_finite() && mp.vars.iter().all(|v| v.value(&sol).is_finite());
             if finite {
                 return Ok(sol);
             }

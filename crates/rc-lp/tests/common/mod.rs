@@ -16,6 +16,7 @@ pub fn proptest_config(cases: u32, seed: u64) -> proptest::test_runner::Config {
 
 /// Every LP backend built in this configuration.
 pub fn lp_solvers() -> Vec<(&'static str, Box<dyn LpSolver>)> {
+    #[allow(unused_mut)]
     let mut v: Vec<(&'static str, Box<dyn LpSolver>)> =
         vec![("minilp", Box::new(MinilpSolver::new()))];
     #[cfg(feature = "cbc")]
@@ -25,6 +26,7 @@ pub fn lp_solvers() -> Vec<(&'static str, Box<dyn LpSolver>)> {
 
 /// Every MIP backend built in this configuration.
 pub fn mip_solvers() -> Vec<(&'static str, Box<dyn MipSolver>)> {
+    #[allow(unused_mut)]
     let mut v: Vec<(&'static str, Box<dyn MipSolver>)> =
         vec![("minilp", Box::new(MinilpSolver::new()))];
     #[cfg(feature = "cbc")]
@@ -39,7 +41,11 @@ pub fn close(a: f64, b: f64, tol: f64) -> bool {
 /// Checks primal feasibility, `d = c − Aᵀy`, dual feasibility (sign rules of the
 /// documented convention), complementary slackness and strong duality.
 /// Returns a description of the first violation.
+///
+/// `tol` is relative to `1 + |bound|` for primal quantities and to `1 + max|c_j|`
+/// for duals, the documented accuracies of the solvers' answers.
 pub fn check_kkt(m: &Model, sol: &LpSolution, tol: f64) -> Result<(), String> {
+    let dtol = tol * (1.0 + m.vars().iter().fold(0.0f64, |a, v| a.max(v.obj.abs())));
     let s = match m.sense() {
         Sense::Minimize => 1.0,
         Sense::Maximize => -1.0,
@@ -50,8 +56,18 @@ pub fn check_kkt(m: &Model, sol: &LpSolution, tol: f64) -> Result<(), String> {
     if x.len() != m.num_vars() || y.len() != m.num_rows() || d.len() != m.num_vars() {
         return Err("wrong vector lengths".into());
     }
-    if m.max_violation(x, false) > tol {
-        return Err(format!("primal infeasible by {}", m.max_violation(x, false)));
+    let scale = 1.0
+        + m.rows()
+            .iter()
+            .flat_map(|r| [r.lower, r.upper])
+            .chain(m.vars().iter().flat_map(|v| [v.lower, v.upper]))
+            .filter(|b| b.is_finite())
+            .fold(0.0f64, |a, b| a.max(b.abs()));
+    if m.max_violation(x, false) > tol * scale {
+        return Err(format!(
+            "primal infeasible by {}",
+            m.max_violation(x, false)
+        ));
     }
     let act = m.row_activities(x);
     for (i, a) in act.iter().enumerate() {
@@ -65,13 +81,21 @@ pub fn check_kkt(m: &Model, sol: &LpSolution, tol: f64) -> Result<(), String> {
     let mut dual_obj = 0.0;
     for (i, row) in m.rows().iter().enumerate() {
         let yi = s * y[i];
-        let at_lo = row.lower.is_finite() && (act[i] - row.lower).abs() <= tol;
-        let at_up = row.upper.is_finite() && (act[i] - row.upper).abs() <= tol;
-        if yi > tol && !at_lo {
-            return Err(format!("row {i}: y = {} but row not at its lower bound", y[i]));
+        let at_lo =
+            row.lower.is_finite() && (act[i] - row.lower).abs() <= tol * (1.0 + row.lower.abs());
+        let at_up =
+            row.upper.is_finite() && (act[i] - row.upper).abs() <= tol * (1.0 + row.upper.abs());
+        if yi > dtol && !at_lo {
+            return Err(format!(
+                "row {i}: y = {} but row not at its lower bound",
+                y[i]
+            ));
         }
-        if yi < -tol && !at_up {
-            return Err(format!("row {i}: y = {} but row not at its upper bound", y[i]));
+        if yi < -dtol && !at_up {
+            return Err(format!(
+                "row {i}: y = {} but row not at its upper bound",
+                y[i]
+            ));
         }
         if yi > 0.0 && row.lower.is_finite() {
             dual_obj += y[i] * row.lower;
@@ -82,17 +106,25 @@ pub fn check_kkt(m: &Model, sol: &LpSolution, tol: f64) -> Result<(), String> {
     for (j, var) in m.vars().iter().enumerate() {
         let col = m.column(m.var_id(j).unwrap()).unwrap();
         let dj = var.obj - col.iter().map(|&(r, a)| a * y[r.index()]).sum::<f64>();
-        if !close(dj, d[j], tol) {
+        if !close(dj, d[j], dtol) {
             return Err(format!("reduced cost {j}: {} != c - A'y = {dj}", d[j]));
         }
         let sd = s * d[j];
-        let at_lo = var.lower.is_finite() && (x[j] - var.lower).abs() <= tol;
-        let at_up = var.upper.is_finite() && (x[j] - var.upper).abs() <= tol;
-        if sd > tol && !at_lo {
-            return Err(format!("x{j} = {}: d = {} but not at lower bound", x[j], d[j]));
+        let at_lo =
+            var.lower.is_finite() && (x[j] - var.lower).abs() <= tol * (1.0 + var.lower.abs());
+        let at_up =
+            var.upper.is_finite() && (x[j] - var.upper).abs() <= tol * (1.0 + var.upper.abs());
+        if sd > dtol && !at_lo {
+            return Err(format!(
+                "x{j} = {}: d = {} but not at lower bound",
+                x[j], d[j]
+            ));
         }
-        if sd < -tol && !at_up {
-            return Err(format!("x{j} = {}: d = {} but not at upper bound", x[j], d[j]));
+        if sd < -dtol && !at_up {
+            return Err(format!(
+                "x{j} = {}: d = {} but not at upper bound",
+                x[j], d[j]
+            ));
         }
         if sd > 0.0 && var.lower.is_finite() {
             dual_obj += d[j] * var.lower;
@@ -276,4 +308,46 @@ pub fn brute_force_binary(m: &Model) -> Option<f64> {
         }
     }
     best
+}
+
+/// A random LP that may be infeasible or unbounded: arbitrary right-hand sides,
+/// costs and bounds.
+pub fn random_any_lp(seed: u64, rows: usize, cols: usize) -> Model {
+    let mut g = Rng::new(seed);
+    let mut m = Model::new(if g.chance(0.5) {
+        Sense::Minimize
+    } else {
+        Sense::Maximize
+    });
+    let vars: Vec<VarId> = (0..cols)
+        .map(|_| {
+            let lo = if g.chance(0.8) {
+                g.int(-3, 1) as f64
+            } else {
+                f64::NEG_INFINITY
+            };
+            let up = if g.chance(0.5) {
+                g.int(2, 5) as f64
+            } else {
+                f64::INFINITY
+            };
+            m.add_continuous(lo, up, g.int(-4, 4) as f64)
+        })
+        .collect();
+    for _ in 0..rows {
+        let mut terms: Vec<(VarId, f64)> = Vec::new();
+        for &v in &vars {
+            if g.chance(0.6) {
+                terms.push((v, g.int(-3, 3) as f64));
+            }
+        }
+        let b = g.int(-6, 6) as f64;
+        match g.int(0, 3) {
+            0 => m.add_le(&terms, b).unwrap(),
+            1 => m.add_ge(&terms, b).unwrap(),
+            2 => m.add_eq(&terms, b).unwrap(),
+            _ => m.add_range(b, &terms, b + g.int(0, 4) as f64).unwrap(),
+        };
+    }
+    m
 }
