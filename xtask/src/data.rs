@@ -51,6 +51,7 @@ impl DataSource {
     }
 
     /// A source with no data directory: only generated data sets.
+    #[cfg(test)]
     pub fn generated_only() -> Self {
         DataSource {
             shared: None,

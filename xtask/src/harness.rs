@@ -7,7 +7,7 @@ use std::sync::Mutex;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use rc_core::cv::{folds_from_json, kfold, stratified_kfold, Fold};
+use rc_core::cv::{folds_from_json, kfold, sklearn_stratified_kfold, stratified_kfold, Fold};
 use rc_core::Dataset;
 
 use crate::cli::BenchArgs;
@@ -108,12 +108,18 @@ pub fn plan(suites: &[&dyn Suite], args: &BenchArgs, data: &DataSource) -> Vec<J
 
 /// The outer folds of a data set: from `--folds-file`, else stratified
 /// (classification) or plain shuffled (regression) K-fold with the seed.
+/// Stratified folds are scikit-learn's own for seeds below 2³² (the
+/// papers' `StratifiedKFold(shuffle=True, random_state=seed)`).
 pub fn outer_folds(data: &Dataset, k: usize, args: &BenchArgs) -> Result<Vec<Fold>> {
     if let Some(f) = &args.folds_file {
         return Ok(folds_from_json(f, data.n_rows())?);
     }
     Ok(if data.is_classification() {
-        stratified_kfold(&data.labels()?, k, args.seed)?
+        let labels = data.labels()?;
+        match u32::try_from(args.seed) {
+            Ok(rs) => sklearn_stratified_kfold(&labels, k, rs)?,
+            Err(_) => stratified_kfold(&labels, k, args.seed)?,
+        }
     } else {
         kfold(data.n_rows(), k, true, args.seed)?
     })
@@ -169,13 +175,21 @@ fn run_job(
 
 /// Runs the jobs on `--jobs` threads (results in job order, so the output
 /// does not depend on scheduling).
+///
+/// With `journal`, every finished job's records are appended to that file
+/// as JSON lines at once, so a long run can be inspected while it goes.
 pub fn run(
     suites: &[&dyn Suite],
     jobs: &[Job],
     args: &BenchArgs,
     data: &DataSource,
     meta: Meta,
+    journal: Option<&std::path::Path>,
 ) -> Result<ResultsFile> {
+    let mut journal_file = match journal {
+        Some(p) => Some(std::fs::File::create(p).map_err(|e| Error::io(p, e))?),
+        None => None,
+    };
     let threads = args.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map(|n| n.get())
@@ -190,13 +204,22 @@ pub fn run(
         ProgressStyle::with_template("{bar:30} {pos}/{len} jobs  ETA {eta}  {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let done = Mutex::new(());
+    let done = Mutex::new(journal_file.take());
+    let started = std::time::Instant::now();
     let outcomes: Vec<Result<Vec<Record>>> = pool.install(|| {
         jobs.par_iter()
             .map(|job| {
                 let suite = suites[job.suite];
                 let out = run_job(suite, job, args, data);
-                let _guard = done.lock();
+                let mut guard = done.lock();
+                if let (Ok(Some(file)), Ok(records)) = (guard.as_deref_mut(), &out) {
+                    use std::io::Write;
+                    for r in records {
+                        if let Ok(line) = serde_json::to_string(r) {
+                            let _ = writeln!(file, "{line}");
+                        }
+                    }
+                }
                 bar.set_message(format!(
                     "{}/{}/{}/fold {}",
                     suite.name(),
@@ -205,6 +228,21 @@ pub fn run(
                     job.fold
                 ));
                 bar.inc(1);
+                if bar.is_hidden() {
+                    // No terminal (CI, logs): a plain line every ~5%.
+                    let done = bar.position() as usize;
+                    let step = (jobs.len() / 20).max(1);
+                    if done.is_multiple_of(step) || done == jobs.len() {
+                        eprintln!(
+                            "{done}/{} jobs, {:.0} s elapsed, last {}/{}/{}",
+                            jobs.len(),
+                            started.elapsed().as_secs_f64(),
+                            job.dataset,
+                            job.method,
+                            job.fold
+                        );
+                    }
+                }
                 out
             })
             .collect()
@@ -293,7 +331,7 @@ mod tests {
         let suites: Vec<&dyn Suite> = vec![&suite];
         let jobs = plan(&suites, &args, &data);
         assert_eq!(jobs.len(), 10);
-        let res = run(&suites, &jobs, &args, &data, meta()).unwrap();
+        let res = run(&suites, &jobs, &args, &data, meta(), None).unwrap();
         assert!(res.failures.is_empty(), "{:?}", res.failures);
         assert_eq!(res.records.len(), 10);
         let acc: f64 = res
@@ -327,9 +365,9 @@ mod tests {
                 ..base.clone()
             };
             let jobs = plan(&suites, &args, &data);
-            parts.push(run(&suites, &jobs, &args, &data, meta()).unwrap());
+            parts.push(run(&suites, &jobs, &args, &data, meta(), None).unwrap());
         }
-        let whole = run(&suites, &all, &base, &data, meta()).unwrap();
+        let whole = run(&suites, &all, &base, &data, meta(), None).unwrap();
         let merged = ResultsFile::merge(parts).unwrap();
         // Timings differ between runs; everything else must not.
         let strip = |rs: &[Record]| -> Vec<Record> {

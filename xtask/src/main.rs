@@ -25,6 +25,10 @@ fn main() {
     let outcome = cli::parse(std::env::args().skip(1)).and_then(|cmd| match cmd {
         Command::Help => {
             print!("{}", cli::USAGE);
+            println!("\nsuites:");
+            for s in suites::all() {
+                println!("  {:<12} {}", s.name(), s.about());
+            }
             Ok(())
         }
         Command::Datasets { data_dir } => datasets(data_dir.as_deref()),
@@ -55,8 +59,8 @@ fn datasets(data_dir: Option<&Path>) -> Result<()> {
     };
     println!("data directory: {}", shared.root().display());
     println!(
-        "{:<18} {:<11} {:>7} {:>9} {:>8}  {}",
-        "name", "task", "rows", "features", "classes", "check"
+        "{:<18} {:<11} {:>7} {:>9} {:>8}  check",
+        "name", "task", "rows", "features", "classes"
     );
     let mut failures = 0;
     for e in shared.entries() {
@@ -153,11 +157,13 @@ fn bench(args: &BenchArgs) -> Result<()> {
     }
     eprintln!("{} jobs on {} suite(s)", jobs.len(), chosen.len());
     let started = std::time::Instant::now();
-    let results = harness::run(&chosen, &jobs, args, &data, meta::collect())?;
     let out = args
         .out
         .clone()
         .unwrap_or_else(|| harness::default_out(&chosen, args));
+    std::fs::create_dir_all(&out).map_err(|e| Error::io(&out, e))?;
+    let journal = out.join("records.partial.jsonl");
+    let results = harness::run(&chosen, &jobs, args, &data, meta::collect(), Some(&journal))?;
     write_outputs(&out, &results)?;
     eprintln!(
         "{} records in {:.1} s; wrote {}/results.json and report.md",

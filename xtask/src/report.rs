@@ -34,20 +34,29 @@ fn values(
         .collect()
 }
 
-fn fmt_value(v: f64) -> String {
-    if v.abs() >= 100.0 {
+/// Metrics get four decimals; sizes (counts) and large values one.
+fn fmt_in(source: Source, v: f64) -> String {
+    if source == Source::Size || v.abs() >= 100.0 {
         format!("{v:.1}")
     } else {
         format!("{v:.4}")
     }
 }
 
-fn fmt_summary(s: &Summary) -> String {
+fn fmt_value(v: f64) -> String {
+    fmt_in(Source::Metrics, v)
+}
+
+fn fmt_summary_in(source: Source, s: &Summary) -> String {
     if s.n > 1 {
-        format!("{} ({})", fmt_value(s.mean), fmt_value(s.std))
+        format!("{} ({})", fmt_in(source, s.mean), fmt_in(source, s.std))
     } else {
-        fmt_value(s.mean)
+        fmt_in(source, s.mean)
     }
+}
+
+fn fmt_summary(s: &Summary) -> String {
+    fmt_summary_in(Source::Metrics, s)
 }
 
 /// Renders one published table against our records of one suite.
@@ -87,11 +96,14 @@ pub fn paper_table(paper_id: &str, table: &Table, suite: &str, records: &[Record
             let cell = table.rows.get(*d).and_then(|r| r.get(m));
             let ours = values(records, suite, d, m, table.source, &table.key);
             let s = (!ours.is_empty()).then(|| Summary::new(&ours));
+            let src = table.source;
             let paper_text = cell.map_or("—".to_string(), |c| match c.std {
-                Some(sd) => format!("{} ({sd:.2})", fmt_value(c.mean)),
-                None => fmt_value(c.mean),
+                Some(sd) => format!("{} ({sd:.2})", fmt_in(src, c.mean)),
+                None => fmt_in(src, c.mean),
             });
-            let ours_text = s.as_ref().map_or("—".to_string(), fmt_summary);
+            let ours_text = s
+                .as_ref()
+                .map_or("—".to_string(), |s| fmt_summary_in(src, s));
             let delta = match (&s, cell) {
                 (Some(s), Some(c)) => {
                     let d = s.mean - c.mean;
@@ -104,7 +116,11 @@ pub fn paper_table(paper_id: &str, table: &Table, suite: &str, records: &[Record
                     e.0 += s.mean;
                     e.1 += c.mean;
                     e.2 += 1;
-                    format!("{d:+.4}")
+                    if src == Source::Size {
+                        format!("{d:+.1}")
+                    } else {
+                        format!("{d:+.4}")
+                    }
                 }
                 _ => "—".to_string(),
             };
@@ -238,6 +254,9 @@ pub fn render(results: &ResultsFile) -> Result<String> {
             out.push_str(&paper_table(&paper_id, &table, suite, &results.records));
         }
         out.push_str(&all_results(suite, &results.records));
+        if let Some(s) = crate::suites::all().into_iter().find(|s| s.name() == suite) {
+            out.push_str(&s.summary(&results.records));
+        }
     }
     if !results.failures.is_empty() {
         let _ = writeln!(out, "### Failed jobs\n");

@@ -4,6 +4,20 @@
 //!
 //! The master LPs are solved through rc-lp; new rules come from any
 //! [`PricingOracle`], of which the weighted decision tree is one.
+//!
+//! ```
+//! use rc_colgen::RcBoostParams;
+//! use rc_core::{generate, metrics::accuracy, Predict, RuleModel};
+//!
+//! let train = generate::twonorm(400, 1);
+//! let test = generate::twonorm(400, 2);
+//! let model = RcBoostParams::default().max_depth(3).max_rmp_calls(10).fit(&train)?;
+//! let predicted = model.predict(&test)?.labels().unwrap();
+//! let acc = accuracy(&test.labels()?, &predicted)?;
+//! assert!(acc > 0.8, "accuracy {acc}");
+//! println!("{} rules after {} LP solves", model.n_rules(), model.lp_solves());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -11,7 +25,24 @@ pub mod error;
 pub mod master;
 pub mod oracle;
 pub mod rcboost;
+pub mod rug;
+pub mod tree_oracle;
 
 pub use error::{Error, Result};
 pub use oracle::{Candidates, OracleError, PricingOracle};
 pub use rcboost::{RcBoostModel, RcBoostParams};
+pub use rug::{RugModel, RugParams, StopReason};
+pub use tree_oracle::TreeOracle;
+
+/// The default LP solver for master problems: CBC when built with feature
+/// `cbc`, else minilp.
+pub fn default_lp_solver() -> Box<dyn rc_lp::LpSolver> {
+    #[cfg(feature = "cbc")]
+    {
+        Box::new(rc_lp::CbcSolver::new())
+    }
+    #[cfg(not(feature = "cbc"))]
+    {
+        Box::new(rc_lp::MinilpSolver::new())
+    }
+}

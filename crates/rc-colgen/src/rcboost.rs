@@ -11,6 +11,8 @@ use rc_lp::LpSolver;
 use crate::error::{Error, Result};
 use crate::master::CoverMaster;
 use crate::oracle::PricingOracle;
+use crate::tree_oracle::TreeOracle;
+use rc_tree::{Criterion, DecisionTreeParams};
 
 /// Reduced costs below `-REDUCED_COST_TOL` count as negative. The paper
 /// uses a strict `< 0` with Gurobi's duals; the tolerance only absorbs LP
@@ -18,13 +20,19 @@ use crate::oracle::PricingOracle;
 pub const REDUCED_COST_TOL: f64 = 1e-9;
 
 /// RCBoost parameters (the tree's own parameters live in the oracle).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RcBoostParams {
     /// Cap on the number of master LP solves (`maxNumOfRMPCalls`; grid
     /// {5, 10, 50, 100, 200}, code default 100).
     pub max_rmp_calls: usize,
-    /// Impurity in the rule cost `1 + w_j`. Default Gini.
+    /// Impurity in the rule cost `1 + w_j`, and the pricing tree's
+    /// criterion. Default Gini.
     pub impurity: Impurity,
+    /// Depth of the pricing trees used by [`RcBoostParams::fit`] (grid
+    /// {5, 10, 20}; code default 10).
+    pub max_depth: Option<usize>,
+    /// Seed of the pricing trees (only breaks ties between equal splits).
+    pub seed: u64,
 }
 
 impl Default for RcBoostParams {
@@ -32,6 +40,8 @@ impl Default for RcBoostParams {
         RcBoostParams {
             max_rmp_calls: 100,
             impurity: Impurity::Gini,
+            max_depth: Some(10),
+            seed: 0,
         }
     }
 }
@@ -47,6 +57,38 @@ impl RcBoostParams {
     pub fn impurity(mut self, impurity: Impurity) -> Self {
         self.impurity = impurity;
         self
+    }
+
+    /// Sets the pricing trees' depth.
+    pub fn max_depth(mut self, depth: impl Into<Option<usize>>) -> Self {
+        self.max_depth = depth.into();
+        self
+    }
+
+    /// Sets the pricing trees' seed.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// The pricing tree's parameters: CART with the cost's impurity as
+    /// criterion, `max_depth`, all features (the authors' setting).
+    pub fn tree_params(&self) -> DecisionTreeParams {
+        let criterion = match self.impurity {
+            Impurity::Gini => Criterion::Gini,
+            Impurity::Entropy => Criterion::Entropy,
+        };
+        DecisionTreeParams::classifier()
+            .criterion(criterion)
+            .max_depth(self.max_depth)
+            .seed(self.seed)
+    }
+
+    /// Runs RCBoost with the weighted-tree oracle ([`TreeOracle`]) and the
+    /// default LP solver ([`crate::default_lp_solver`]).
+    pub fn fit(&self, train: &Dataset) -> Result<RcBoostModel> {
+        let mut oracle = TreeOracle::new(self.tree_params());
+        self.fit_with(train, &mut oracle, crate::default_lp_solver().as_ref())
     }
 
     /// Checks the parameters.

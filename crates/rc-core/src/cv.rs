@@ -172,11 +172,14 @@ fn stratified_allocation(labels: &[usize], k: usize) -> Result<(Vec<usize>, Vec<
     Ok((encoded, allocation))
 }
 
-fn stratified_impl(labels: &[usize], k: usize, rng: Option<&mut Rng>) -> Result<Vec<Fold>> {
+fn stratified_impl(
+    labels: &[usize],
+    k: usize,
+    shuffle: &mut dyn FnMut(&mut [usize]),
+) -> Result<Vec<Fold>> {
     let (encoded, allocation) = stratified_allocation(labels, k)?;
     let n_classes = allocation[0].len();
     let mut fold_of = vec![0usize; labels.len()];
-    let mut rng = rng;
     for c in 0..n_classes {
         // Fold numbers in blocks, one per test row of class c.
         let mut folds_for_class: Vec<usize> = allocation
@@ -184,9 +187,7 @@ fn stratified_impl(labels: &[usize], k: usize, rng: Option<&mut Rng>) -> Result<
             .enumerate()
             .flat_map(|(f, counts)| std::iter::repeat_n(f, counts[c]))
             .collect();
-        if let Some(r) = rng.as_deref_mut() {
-            r.shuffle(&mut folds_for_class);
-        }
+        shuffle(&mut folds_for_class);
         let members = encoded.iter().enumerate().filter(|(_, &e)| e == c);
         for ((i, _), f) in members.zip(folds_for_class) {
             fold_of[i] = f;
@@ -209,14 +210,29 @@ fn stratified_impl(labels: &[usize], k: usize, rng: Option<&mut Rng>) -> Result<
 /// Errors if `k < 2`, `k > labels.len()`, or every class has fewer than
 /// `k` rows (as scikit-learn).
 pub fn stratified_kfold(labels: &[usize], k: usize, seed: u64) -> Result<Vec<Fold>> {
-    stratified_impl(labels, k, Some(&mut Rng::new(seed)))
+    let mut rng = Rng::new(seed);
+    stratified_impl(labels, k, &mut |v| rng.shuffle(v))
+}
+
+/// Exactly scikit-learn's `StratifiedKFold(n_splits=k, shuffle=True,
+/// random_state=random_state)` folds: the same allocation, shuffled with
+/// numpy's legacy `RandomState` (MT19937), so results can be compared
+/// fold by fold with the papers' Python code (seed 000 used
+/// `random_state=25`). Checked against scikit-learn 1.9 in tests.
+pub fn sklearn_stratified_kfold(
+    labels: &[usize],
+    k: usize,
+    random_state: u32,
+) -> Result<Vec<Fold>> {
+    let mut rng = crate::mt19937::Mt19937::new(random_state);
+    stratified_impl(labels, k, &mut |v| rng.shuffle(v))
 }
 
 /// Stratified k-fold without shuffling: exactly scikit-learn's
 /// `StratifiedKFold(n_splits=k, shuffle=False)` folds (each class's rows,
 /// in order, fill fold 0 first, then fold 1, ...).
 pub fn stratified_kfold_ordered(labels: &[usize], k: usize) -> Result<Vec<Fold>> {
-    stratified_impl(labels, k, None)
+    stratified_impl(labels, k, &mut |_| {})
 }
 
 /// `repeats` rounds of [`stratified_kfold`], repeat `r` seeded with
@@ -684,5 +700,44 @@ mod tests {
         })
         .unwrap();
         assert_eq!(best, 1);
+    }
+
+    #[test]
+    fn sklearn_folds_match_scikit_learn() {
+        // StratifiedKFold(3, shuffle=True, random_state=25) on
+        // y = [0]*7 + [1]*5 + [2]*3 with scikit-learn 1.9.1.
+        let y: Vec<usize> = [vec![0; 7], vec![1; 5], vec![2; 3]].concat();
+        let folds = sklearn_stratified_kfold(&y, 3, 25).unwrap();
+        let tests: Vec<Vec<usize>> = folds.into_iter().map(|f| f.test).collect();
+        assert_eq!(
+            tests,
+            vec![
+                vec![1, 2, 5, 10, 14],
+                vec![0, 6, 8, 9, 13],
+                vec![3, 4, 7, 11, 12]
+            ]
+        );
+    }
+
+    #[test]
+    fn sklearn_folds_encode_classes_by_first_appearance() {
+        // StratifiedKFold(4, shuffle=True, random_state=7), scikit-learn 1.9.1.
+        let y = [
+            2, 0, 1, 1, 2, 0, 0, 2, 1, 0, 2, 2, 1, 0, 0, 1, 2, 0, 1, 1, 0, 2, 2, 0, 1,
+        ];
+        let tests: Vec<Vec<usize>> = sklearn_stratified_kfold(&y, 4, 7)
+            .unwrap()
+            .into_iter()
+            .map(|f| f.test)
+            .collect();
+        assert_eq!(
+            tests,
+            vec![
+                vec![2, 7, 14, 16, 17, 20, 24],
+                vec![0, 5, 6, 8, 11, 15],
+                vec![1, 3, 4, 13, 19, 21],
+                vec![9, 10, 12, 18, 22, 23]
+            ]
+        );
     }
 }

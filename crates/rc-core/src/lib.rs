@@ -30,6 +30,7 @@ pub mod dataset;
 pub mod error;
 pub mod generate;
 pub mod metrics;
+pub mod mt19937;
 pub mod rng;
 pub mod rule;
 pub mod ruleset;

@@ -35,6 +35,35 @@ pub enum Error {
         /// What is allowed.
         reason: String,
     },
+    /// The training data hold a single class (RUX and RUG need two).
+    #[error("the training data hold only class {class}; rule weighting by LP (3) needs at least two classes")]
+    OneClass {
+        /// The only class present.
+        class: usize,
+    },
+    /// A rule of the pool covers no training row, so its class (the
+    /// majority of the rows it covers) is undefined.
+    #[error("rule {rule} of the pool covers no training row; its class cannot be voted (was the pool built on other data?)")]
+    EmptyRule {
+        /// Index of the rule in the pool.
+        rule: usize,
+    },
+    /// A rule cost is unusable (not finite).
+    #[error("cost of rule {rule} is {cost}: {reason}")]
+    BadCost {
+        /// Index of the rule in the pool.
+        rule: usize,
+        /// Its cost.
+        cost: f64,
+        /// What is wrong.
+        reason: String,
+    },
+    /// LP (3) has no feasible point.
+    #[error("the rule-weighting LP is infeasible: {0}")]
+    LpInfeasible(String),
+    /// LP (3) is unbounded (a bad cost vector).
+    #[error("the rule-weighting LP is unbounded: {0}")]
+    LpUnbounded(String),
     /// The data are not usable (wrong target kind, wrong features, ...).
     #[error(transparent)]
     Data(#[from] rc_core::Error),

@@ -44,10 +44,16 @@ pub mod exact;
 pub mod greedy;
 pub mod mirco;
 pub mod pool;
+pub mod rux;
+pub mod rux_lp;
 pub mod vote;
+pub mod weighted;
 
 pub use error::{Error, Result};
 pub use greedy::{greedy_set_cover, GreedyCover};
 pub use mirco::{CoverSolver, CoverStatus, MircoModel, MircoParams};
 pub use pool::{Impurity, LabeledPool, RuleStats};
+pub use rux::{RuleCost, RuxParams, Uncovered};
+pub use rux_lp::{ColumnPolicy, CoverageRows, LpForm, RuleLp, RuleLpSolution};
 pub use vote::vote;
+pub use weighted::{CaseStudy, Fallback, ScoredRule, WeightedRuleModel};

@@ -1,3 +1,4 @@
+#![allow(clippy::needless_range_loop)] // rows are compared by index against brute force
 //! MIRCO on generated rule pools: coverage of every training row, the
 //! exact IP never worse than the greedy, the vote against brute force,
 //! regression, serde and bad input.

@@ -2,7 +2,6 @@
 //! suite names its data sets and methods and runs one (data set, method,
 //! outer fold) job at a time; the harness does everything else.
 
-use std::collections::BTreeMap;
 use std::time::Instant;
 
 use rc_core::metrics::{evaluate, Metrics};
@@ -103,11 +102,35 @@ pub trait Suite: Sync {
     fn run_custom(&self, _method: &str, job: &CustomJob) -> Result<Vec<Record>, JobError> {
         Err(format!("suite {} has no custom jobs", job.suite).into())
     }
+    /// Extra report text computed from all of a run's records (e.g. the
+    /// statistical tests a paper runs across data sets); none by default.
+    fn summary(&self, _records: &[Record]) -> String {
+        String::new()
+    }
 }
+
+pub mod paper000;
+pub mod paper001;
+pub mod paper002;
+pub mod paper004;
+pub mod relational;
+pub mod tuning;
 
 /// Every suite, in the order `cargo xtask bench` runs them.
 pub fn all() -> Vec<Box<dyn Suite>> {
-    vec![]
+    vec![
+        Box::new(paper000::Paper000 {
+            baselines_only: true,
+        }),
+        Box::new(paper000::Paper000 {
+            baselines_only: false,
+        }),
+        Box::new(relational::Relational),
+        Box::new(paper001::Paper001),
+        Box::new(paper002::Paper002),
+        Box::new(paper002::Paper002Curves),
+        Box::new(paper004::Paper004::default()),
+    ]
 }
 
 /// Fills a record's metrics from test-fold predictions (only the metrics
@@ -170,12 +193,4 @@ pub fn zeror(job: &JobData) -> Result<Vec<Record>, JobError> {
     let (mut rec, _) = fit_and_score(&ZeroR, "ZeroR", job)?;
     rec.size.insert("rules".into(), 0.0);
     Ok(vec![rec])
-}
-
-/// Parameters as a record's `params` map.
-pub fn params(pairs: &[(&str, serde_json::Value)]) -> BTreeMap<String, serde_json::Value> {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect()
 }

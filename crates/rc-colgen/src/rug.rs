@@ -1,0 +1,443 @@
+//! RUG (seed 001 §3, Algorithm 1 with the proxy pricing of Fig. 1): rule
+//! generation by column generation over master LP (3). A tree fitted on
+//! the hinge duals β as sample weights proposes leaves; those with
+//! negative reduced cost `c_j − Σ_i (â_ij β_i + a_ij γ_i)` join the pool.
+//! RUG-T (App. D) is the same with at most 5 pricing rounds and only the
+//! rules of normalised weight ≥ 0.05 kept for prediction.
+
+use serde::{Deserialize, Serialize};
+
+use rc_core::{Dataset, Predict, Predictions, RuleModel};
+use rc_cover::rux::{cost_scale, label_rules, weighted_model, LabeledRule};
+use rc_cover::{CoverageRows, LpForm, RuleCost, RuleLp, RuxParams, Uncovered, WeightedRuleModel};
+use rc_lp::LpSolver;
+use rc_tree::DecisionTreeParams;
+
+use crate::error::{Error, Result};
+use crate::oracle::PricingOracle;
+use crate::tree_oracle::TreeOracle;
+
+/// Reduced costs below `-RUG_REDUCED_COST_TOL` count as negative (the
+/// paper's strict `< 0`; the tolerance absorbs LP round-off, e.g. a leaf
+/// identical to a pool rule).
+pub const RUG_REDUCED_COST_TOL: f64 = 1e-9;
+
+/// Total hinge dual below which the pricing tree cannot be fitted (every
+/// row has margin ≥ 1: nothing left to price).
+const ZERO_DUALS: f64 = 1e-12;
+
+/// RUG parameters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RugParams {
+    /// Depth of the initial tree and of every pricing tree (tuned over
+    /// {1, 2, 3} in the paper; the code's default 2).
+    pub max_depth: Option<usize>,
+    /// Cap on pricing rounds, each followed by a master LP solve (the
+    /// code's `max_RMP_calls`, default 30; RUG-T uses 5).
+    pub max_rmp_calls: usize,
+    /// Keep only rules with normalised weight ≥ this for prediction (RUG-T:
+    /// 0.05; `None` keeps every rule above `threshold`).
+    pub min_weight: Option<f64>,
+    /// Seed of the trees (only breaks ties between equally good splits).
+    pub seed: u64,
+    /// ε, costs, cost normalisation, weight threshold, coverage rows,
+    /// fallback and LP form, as for RUX. Default: rule-length costs (the
+    /// paper's experiments), normalised by the largest cost of the initial
+    /// tree's leaves.
+    pub lp: RuxParams,
+}
+
+impl Default for RugParams {
+    fn default() -> Self {
+        RugParams {
+            max_depth: Some(2),
+            max_rmp_calls: 30,
+            min_weight: None,
+            seed: 0,
+            lp: RuxParams::default(),
+        }
+    }
+}
+
+impl RugParams {
+    /// RUG-T (seed 001 App. D): at most 5 pricing rounds, rules with
+    /// normalised weight ≥ 0.05.
+    pub fn rug_t() -> Self {
+        RugParams {
+            max_rmp_calls: 5,
+            min_weight: Some(0.05),
+            ..Self::default()
+        }
+    }
+
+    /// Sets the trees' depth.
+    pub fn max_depth(mut self, depth: impl Into<Option<usize>>) -> Self {
+        self.max_depth = depth.into();
+        self
+    }
+
+    /// Sets the cap on pricing rounds (≥ 0; 0 gives the initial tree's
+    /// leaves weighted by one LP).
+    pub fn max_rmp_calls(mut self, cap: usize) -> Self {
+        self.max_rmp_calls = cap;
+        self
+    }
+
+    /// Sets the minimum normalised weight of the rules kept (RUG-T).
+    pub fn min_weight(mut self, w: impl Into<Option<f64>>) -> Self {
+        self.min_weight = w.into();
+        self
+    }
+
+    /// Sets the trees' seed.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// Sets the coverage right-hand side ε.
+    pub fn eps(mut self, eps: f64) -> Self {
+        self.lp.eps = eps;
+        self
+    }
+
+    /// Sets the rule costs.
+    pub fn cost(mut self, cost: RuleCost) -> Self {
+        self.lp.cost = cost;
+        self
+    }
+
+    /// Switches the normalisation of costs by the largest cost of the
+    /// initial tree's leaves.
+    pub fn normalize_costs(mut self, on: bool) -> Self {
+        self.lp.normalize_costs = on;
+        self
+    }
+
+    /// Sets how coverage rows enter the LP.
+    pub fn coverage(mut self, coverage: CoverageRows) -> Self {
+        self.lp.coverage = coverage;
+        self
+    }
+
+    /// Sets the LP form handed to the solver.
+    pub fn form(mut self, form: LpForm) -> Self {
+        self.lp.form = form;
+        self
+    }
+
+    /// Sets the prediction for uncovered rows.
+    pub fn uncovered(mut self, uncovered: Uncovered) -> Self {
+        self.lp.uncovered = uncovered;
+        self
+    }
+
+    /// Replaces the LP parameters.
+    pub fn lp(mut self, lp: RuxParams) -> Self {
+        self.lp = lp;
+        self
+    }
+
+    /// Checks the parameters.
+    pub fn validate(&self) -> Result<()> {
+        self.lp.validate()?;
+        if self.max_depth == Some(0) {
+            return Err(Error::InvalidParameter {
+                name: "max_depth",
+                value: "0".into(),
+                reason: "trees need depth ≥ 1 (or None for unlimited)".into(),
+            });
+        }
+        if let Some(w) = self.min_weight {
+            if !(w.is_finite() && (0.0..=1.0).contains(&w)) {
+                return Err(Error::InvalidParameter {
+                    name: "min_weight",
+                    value: w.to_string(),
+                    reason: "a normalised weight lies in [0, 1]".into(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The trees' parameters: scikit-learn's default CART (Gini, all
+    /// features) with `max_depth` and `seed`.
+    pub fn tree_params(&self) -> DecisionTreeParams {
+        DecisionTreeParams::classifier()
+            .max_depth(self.max_depth)
+            .seed(self.seed)
+    }
+
+    /// Runs RUG with the weighted-tree oracle and the default LP solver
+    /// ([`crate::default_lp_solver`]: CBC with feature `cbc`, else minilp).
+    pub fn fit(&self, train: &Dataset) -> Result<RugModel> {
+        self.validate()?;
+        let mut oracle = TreeOracle::new(self.tree_params());
+        self.fit_with(train, &mut oracle, crate::default_lp_solver().as_ref())
+    }
+
+    /// Runs RUG with a pricing oracle and an LP solver (which must compute
+    /// duals).
+    ///
+    /// 1. The oracle's rules for unit weights (the initial tree) form the
+    ///    pool; costs are normalised by their largest value if asked.
+    /// 2. Solve LP (3); stop if every hinge dual β is 0 (a tree cannot be
+    ///    fitted to zero weights).
+    /// 3. Ask the oracle for rules under the weights β; add those whose
+    ///    reduced cost (with γ) is negative. Stop when there is none or
+    ///    after `max_rmp_calls` rounds; otherwise solve again.
+    pub fn fit_with(
+        &self,
+        train: &Dataset,
+        oracle: &mut dyn PricingOracle,
+        solver: &dyn LpSolver,
+    ) -> Result<RugModel> {
+        self.validate()?;
+        let labels = train.labels()?;
+        let lp_err = |round: usize| {
+            move |e: rc_cover::Error| match e {
+                rc_cover::Error::Solver(message) => Error::Lp { round, message },
+                other => Error::Cover(other),
+            }
+        };
+        let mut lp = RuleLp::new(&labels, self.lp.eps, self.lp.coverage)
+            .map_err(lp_err(0))?
+            .with_form(self.lp.form);
+        let first = oracle
+            .propose(train, &vec![1.0; labels.len()], 0)
+            .map_err(|e| Error::Oracle {
+                round: 0,
+                message: e.to_string(),
+            })?;
+        let mut pool: Vec<LabeledRule> = label_rules(first.rules, &first.coverage, train)?;
+        let raw = self.lp.costs(&pool, 1.0)?;
+        let scale = cost_scale(&raw, self.lp.normalize_costs);
+        for (j, r) in pool.iter().enumerate() {
+            lp.add_rule(first.coverage.rows_of(j).to_vec(), r.class, raw[j] * scale)
+                .map_err(lp_err(0))?;
+        }
+        let fallback = self.lp.fallback(&pool, train);
+        if self.lp.coverage != CoverageRows::Off {
+            let uncovered = lp.uncovered_rows();
+            if let Some(&first) = uncovered.first() {
+                return Err(Error::Cover(rc_cover::Error::Uncoverable {
+                    rows: uncovered.len(),
+                    first,
+                }));
+            }
+        }
+        let mut sol = lp.solve(solver).map_err(lp_err(0))?;
+        if !sol.has_duals() {
+            return Err(Error::Lp {
+                round: 0,
+                message: "RUG prices with duals, but the LP solver skipped them".into(),
+            });
+        }
+        let mut lp_seconds = sol.stats.seconds;
+        let mut history = vec![RugRound {
+            round: 0,
+            candidates: pool.len(),
+            added: pool.len(),
+            min_reduced_cost: None,
+            objective: sol.objective,
+            pool_size: pool.len(),
+            lp_rows: sol.stats.hinge_rows + sol.stats.coverage_rows,
+            lp_seconds: sol.stats.seconds,
+        }];
+        let mut stop = StopReason::IterationCap;
+        for round in 1..=self.max_rmp_calls {
+            let total_beta: f64 = sol.beta.iter().sum();
+            if total_beta <= ZERO_DUALS {
+                stop = StopReason::ZeroDuals;
+                break;
+            }
+            let cand = oracle
+                .propose(train, &sol.beta, round)
+                .map_err(|e| Error::Oracle {
+                    round,
+                    message: e.to_string(),
+                })?;
+            let n_cand = cand.rules.len();
+            let cand_pool = label_rules(cand.rules, &cand.coverage, train)?;
+            let cand_costs = self.lp.costs(&cand_pool, scale)?;
+            let mut min_rc = f64::INFINITY;
+            let mut added = 0;
+            for (j, r) in cand_pool.into_iter().enumerate() {
+                let rows = cand.coverage.rows_of(j);
+                let rc = lp
+                    .reduced_cost(rows, r.class, cand_costs[j], &sol)
+                    .map_err(lp_err(round))?;
+                min_rc = min_rc.min(rc);
+                if rc < -RUG_REDUCED_COST_TOL {
+                    lp.add_rule(rows.to_vec(), r.class, cand_costs[j])
+                        .map_err(lp_err(round))?;
+                    pool.push(r);
+                    added += 1;
+                }
+            }
+            if added == 0 {
+                stop = StopReason::NoNegativeReducedCost;
+                history.push(RugRound {
+                    round,
+                    candidates: n_cand,
+                    added,
+                    min_reduced_cost: Some(min_rc),
+                    objective: sol.objective,
+                    pool_size: pool.len(),
+                    lp_rows: 0,
+                    lp_seconds: 0.0,
+                });
+                break;
+            }
+            sol = lp.solve(solver).map_err(lp_err(round))?;
+            lp_seconds += sol.stats.seconds;
+            history.push(RugRound {
+                round,
+                candidates: n_cand,
+                added,
+                min_reduced_cost: Some(min_rc),
+                objective: sol.objective,
+                pool_size: pool.len(),
+                lp_rows: sol.stats.hinge_rows + sol.stats.coverage_rows,
+                lp_seconds: sol.stats.seconds,
+            });
+        }
+        let full = weighted_model(
+            &lp,
+            &sol,
+            &pool,
+            self.lp.threshold,
+            fallback,
+            train,
+            lp_seconds,
+        )?;
+        let model = match self.min_weight {
+            Some(w) => full.with_min_weight(w),
+            None => full,
+        };
+        Ok(RugModel {
+            model,
+            history,
+            stop,
+            final_solution: FinalDuals {
+                beta: sol.beta,
+                gamma: sol.gamma,
+            },
+        })
+    }
+}
+
+/// Why column generation stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StopReason {
+    /// No proposed rule had a negative reduced cost.
+    NoNegativeReducedCost,
+    /// Every hinge dual was zero (all margins ≥ 1): nothing to price.
+    ZeroDuals,
+    /// `max_rmp_calls` pricing rounds were made.
+    IterationCap,
+}
+
+/// One round of column generation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RugRound {
+    /// 0 for the initial tree, then the pricing round.
+    pub round: usize,
+    /// Rules the oracle proposed.
+    pub candidates: usize,
+    /// Rules added to the pool (all of them in round 0).
+    pub added: usize,
+    /// Smallest reduced cost among the candidates (`None` in round 0).
+    pub min_reduced_cost: Option<f64>,
+    /// Master objective after the round's solve (unchanged when nothing
+    /// was added).
+    pub objective: f64,
+    /// Pool size after the round.
+    pub pool_size: usize,
+    /// Rows of the aggregated LP solved (0 when no solve happened).
+    pub lp_rows: usize,
+    /// Seconds spent in the round's LP solve.
+    pub lp_seconds: f64,
+}
+
+/// The duals of the last master solve, per training row.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct FinalDuals {
+    /// Hinge duals β ∈ [0, 1].
+    pub beta: Vec<f64>,
+    /// Coverage duals γ ≥ 0.
+    pub gamma: Vec<f64>,
+}
+
+/// A fitted RUG (or RUG-T) rule set with its column-generation history.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RugModel {
+    model: WeightedRuleModel,
+    history: Vec<RugRound>,
+    stop: StopReason,
+    final_solution: FinalDuals,
+}
+
+impl RugModel {
+    /// The weighted rules (heaviest first) and their prediction.
+    pub fn rules(&self) -> &WeightedRuleModel {
+        &self.model
+    }
+
+    /// One entry per round (round 0 = the initial tree).
+    pub fn history(&self) -> &[RugRound] {
+        &self.history
+    }
+
+    /// Why column generation stopped.
+    pub fn stop_reason(&self) -> StopReason {
+        self.stop
+    }
+
+    /// Master LP solves.
+    pub fn lp_solves(&self) -> usize {
+        self.history.iter().filter(|r| r.lp_rows > 0).count()
+    }
+
+    /// Pricing rounds made (the code's RMP-call counter at exit).
+    pub fn pricing_rounds(&self) -> usize {
+        self.history.len().saturating_sub(1)
+    }
+
+    /// Rules in the final pool (weighted or not).
+    pub fn pool_size(&self) -> usize {
+        self.history.last().map_or(0, |r| r.pool_size)
+    }
+
+    /// Duals β, γ of the last master solve.
+    pub fn final_duals(&self) -> &FinalDuals {
+        &self.final_solution
+    }
+
+    /// Complexity as App. D counts it: rules + conditions.
+    pub fn complexity(&self) -> usize {
+        self.model.complexity()
+    }
+}
+
+impl Predict for RugModel {
+    type Error = Error;
+
+    fn predict(&self, data: &Dataset) -> Result<Predictions> {
+        Ok(self.model.predict(data)?)
+    }
+}
+
+impl RuleModel for RugModel {
+    fn n_rules(&self) -> usize {
+        self.model.n_rules()
+    }
+
+    fn rule_lengths(&self) -> Vec<usize> {
+        self.model.rule_lengths()
+    }
+
+    fn render_rules(&self) -> String {
+        self.model.render_rules()
+    }
+}

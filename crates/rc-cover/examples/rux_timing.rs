@@ -1,0 +1,112 @@
+//! Times RUX on a shared data set: `cargo run -p rc-cover --release
+//! --example rux_timing [--features cbc] -- DATASET [DEPTH] [TREES] [all|lazy|off] [dual|primal]`.
+//! Needs the shared data directory (`$RC_DATA_DIR` or ../shared/datasets).
+
+use std::time::Instant;
+
+use rc_core::shared::{locate_data_dir, SharedData};
+use rc_core::{Fit, RuleModel};
+use rc_cover::{CoverageRows, LpForm, RuxParams};
+use rc_lp::{DualMethod, LpSolver, MinilpSolver};
+use rc_tree::RandomForestParams;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let name = args.first().map_or("magic", String::as_str);
+    let depth: usize = args.get(1).map_or(Ok(3), |s| s.parse())?;
+    let trees: usize = args.get(2).map_or(Ok(200), |s| s.parse())?;
+    let coverage = match args.get(3).map_or("lazy", String::as_str) {
+        "all" => CoverageRows::All,
+        "off" => CoverageRows::Off,
+        _ => CoverageRows::Lazy,
+    };
+    let form = match args.get(4).map_or("dual", String::as_str) {
+        "primal" => LpForm::Primal,
+        _ => LpForm::Dual,
+    };
+    let skip = if form == LpForm::Primal {
+        DualMethod::Skip
+    } else {
+        DualMethod::Restricted
+    };
+    let root =
+        locate_data_dir(None).map_err(|tried| format!("no data directory (tried {tried:?})"))?;
+    let data = SharedData::open(&root)?.load(name)?.one_hot(false)?;
+    // A 90% training fold, as in 10-fold CV.
+    let n = data.n_rows();
+    let train = data.subset(&(0..n).filter(|i| i % 10 != 0).collect::<Vec<_>>())?;
+    let t = Instant::now();
+    let rf = RandomForestParams::classifier()
+        .max_depth(depth)
+        .n_estimators(trees)
+        .seed(25)
+        .fit(&train)?;
+    println!(
+        "{name}: {} rows, RF {trees}x depth {depth}: {} leaves, fit {:.2}s",
+        train.n_rows(),
+        rf.n_rules(),
+        t.elapsed().as_secs_f64()
+    );
+    let mut solvers: Vec<(&str, Box<dyn LpSolver>)> =
+        vec![("minilp", Box::new(MinilpSolver::new().with_duals(skip)))];
+    #[cfg(feature = "cbc")]
+    solvers.insert(
+        0,
+        ("cbc", Box::new(rc_lp::CbcSolver::new().with_duals(skip))),
+    );
+    if std::env::var("RUX_PROFILE").is_ok() {
+        // Time the bare LP solves of the model RUX builds.
+        let pool = rc_core::RuleSource::rule_pool(&rf);
+        let cov = rc_core::RuleSource::pool_coverage(&rf, &train)?;
+        let labelled = rc_cover::rux::label_rules(pool, &cov, &train)?;
+        let mut lp = rc_cover::RuleLp::new(&train.labels()?, 0.01, coverage)?.with_form(form);
+        for (j, r) in labelled.iter().enumerate() {
+            lp.add_rule(
+                cov.rows_of(j).to_vec(),
+                r.class,
+                rc_cover::weighted::rule_length(&r.pool.rule) as f64 / depth as f64,
+            )?;
+        }
+        let model = lp.model()?;
+        rc_lp::write_mps(
+            &model,
+            std::io::BufWriter::new(std::fs::File::create(format!(
+                "/tmp/rux_{name}_{form:?}.mps"
+            ))?),
+        )?;
+        for (sname, solver) in &solvers {
+            for d in [DualMethod::Skip, DualMethod::Restricted] {
+                let s: Box<dyn LpSolver> = match *sname {
+                    "minilp" => Box::new(MinilpSolver::new().with_duals(d)),
+                    #[cfg(feature = "cbc")]
+                    _ => Box::new(rc_lp::CbcSolver::new().with_duals(d)),
+                    #[cfg(not(feature = "cbc"))]
+                    _ => unreachable!(),
+                };
+                let _ = solver;
+                let t = Instant::now();
+                let sol = s.solve_lp(&model)?;
+                println!(
+                    "{sname:>6} {d:?}: {:.2}s status {:?} objective {:.4}",
+                    t.elapsed().as_secs_f64(),
+                    sol.status,
+                    sol.objective
+                );
+            }
+        }
+        return Ok(());
+    }
+    for (sname, solver) in &solvers {
+        let t = Instant::now();
+        let m = RuxParams::for_forest()
+            .coverage(coverage)
+            .form(form)
+            .fit_with(&rf, &train, solver.as_ref())?;
+        let i = m.info();
+        println!(
+            "{sname:>6}: RUX {:.2}s (LP {:.2}s, {} solves, {} hinge + {} coverage rows, {} nnz): {} rules, objective {:.4}",
+            t.elapsed().as_secs_f64(), i.lp_seconds, i.lp.solves, i.lp.hinge_rows, i.lp.coverage_rows, i.lp.nonzeros, m.n_rules(), i.objective
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,497 @@
+//! RUX (seed 001 §2): weight the rules of a trained ensemble (or any rule
+//! pool) with one LP, master LP (3), and keep those with positive weight.
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use rc_core::metrics::argmax;
+use rc_core::{CoverageMatrix, Dataset, PoolRule, Rule, RuleSource};
+use rc_lp::LpSolver;
+
+use crate::error::{Error, Result};
+use crate::rux_lp::{CoverageRows, LpForm, RuleLp, RuleLpSolution};
+use crate::weighted::{rule_length, Fallback, FitInfo, ScoredRule, WeightedRuleModel};
+
+/// What the cost function of a rule gets to see.
+#[derive(Debug, Clone, Copy)]
+pub struct RuleFacts<'a> {
+    /// The rule (its conditions as produced, e.g. a root-to-leaf path).
+    pub rule: &'a Rule,
+    /// Its class (majority of the training rows it covers).
+    pub class: usize,
+    /// Training rows of each class it covers.
+    pub class_counts: &'a [f64],
+    /// The estimator it came from.
+    pub estimator: usize,
+    /// That estimator's weight in its ensemble (AdaBoost's α; 1 otherwise).
+    pub estimator_weight: f64,
+}
+
+/// A user cost function (see [`RuleCost::Custom`]).
+#[derive(Clone)]
+pub struct CostFn(pub Arc<dyn Fn(&RuleFacts) -> f64 + Send + Sync>);
+
+impl CostFn {
+    /// Wraps a closure.
+    pub fn new(f: impl Fn(&RuleFacts) -> f64 + Send + Sync + 'static) -> Self {
+        CostFn(Arc::new(f))
+    }
+}
+
+impl fmt::Debug for CostFn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("CostFn(..)")
+    }
+}
+
+impl PartialEq for CostFn {
+    /// Two cost functions are equal when they are the same closure.
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// The rule costs `c_j` of LP (3) (seed 001 §1.4; the authors' code
+/// options). Only one kind is active at a time.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub enum RuleCost {
+    /// The number of distinct features the rule tests (the paper's "rule
+    /// length"; RUX-RF and RUG in Tables 1–2).
+    #[default]
+    RuleLength,
+    /// The same cost 1 for every rule (the code's default).
+    Uniform,
+    /// `1 / (α + 10⁻⁴)` with α the weight of the rule's estimator (RUX-ADA
+    /// with SAMME; the `10⁻⁴` is the authors').
+    InverseEstimatorWeight,
+    /// `1 + exp(n_neg / n)` for a rule that does not predict
+    /// `negative_class` but covers `n_neg > 0` of its `n` training rows
+    /// with that class, 1 otherwise (the code's false-negative penalty;
+    /// the counts are looked up by class here, not by position).
+    FalseNegative {
+        /// The class whose rows must not be missed.
+        negative_class: usize,
+    },
+    /// Any function of the rule's facts (not serialised).
+    #[serde(skip)]
+    Custom(CostFn),
+}
+
+impl RuleCost {
+    /// The cost of one rule (before normalisation).
+    pub fn cost(&self, facts: &RuleFacts) -> f64 {
+        match self {
+            RuleCost::RuleLength => rule_length(facts.rule) as f64,
+            RuleCost::Uniform => 1.0,
+            RuleCost::InverseEstimatorWeight => 1.0 / (facts.estimator_weight + 1e-4),
+            RuleCost::FalseNegative { negative_class } => {
+                let n: f64 = facts.class_counts.iter().sum();
+                let neg = facts
+                    .class_counts
+                    .get(*negative_class)
+                    .copied()
+                    .unwrap_or(0.0);
+                if facts.class != *negative_class && neg > 0.0 && n > 0.0 {
+                    1.0 + (neg / n).exp()
+                } else {
+                    1.0
+                }
+            }
+            RuleCost::Custom(f) => (f.0)(facts),
+        }
+    }
+}
+
+/// The prediction for a row that no selected rule covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Uncovered {
+    /// The class of the first estimator's leaf that holds the row (the
+    /// authors' code predicts with the first fitted tree; here its leaves
+    /// are labelled by their unweighted training majority). The default.
+    #[default]
+    FirstEstimator,
+    /// The training majority class (the paper's "default label").
+    MajorityClass,
+}
+
+/// Parameters of RUX (and the LP part of RUG).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RuxParams {
+    /// Right-hand side ε of the coverage rows (0.01 in all experiments).
+    pub eps: f64,
+    /// Rule costs (default: rule length, as RUX-RF).
+    pub cost: RuleCost,
+    /// Divide every cost by the largest one, so that it becomes 1 (the
+    /// authors' code does this; the paper does not mention it). Default on.
+    pub normalize_costs: bool,
+    /// Keep rules whose weight divided by the largest weight exceeds this
+    /// (the code's 10⁻⁶).
+    pub threshold: f64,
+    /// How coverage rows are put in the LP (lazily by default; the
+    /// optimum is the same as with all rows).
+    pub coverage: CoverageRows,
+    /// Prediction for rows no selected rule covers.
+    pub uncovered: Uncovered,
+    /// The LP handed to the solver: the dual (4) by default, much faster
+    /// for simplex solvers; the optimum is the same.
+    pub form: LpForm,
+}
+
+impl Default for RuxParams {
+    fn default() -> Self {
+        RuxParams {
+            eps: 0.01,
+            cost: RuleCost::RuleLength,
+            normalize_costs: true,
+            threshold: 1e-6,
+            coverage: CoverageRows::Lazy,
+            uncovered: Uncovered::FirstEstimator,
+            form: LpForm::Dual,
+        }
+    }
+}
+
+impl RuxParams {
+    /// RUX-RF of Table 1: rule-length costs.
+    pub fn for_forest() -> Self {
+        Self::default()
+    }
+
+    /// RUX-ADA of Table 1: costs `1/α` of the rule's AdaBoost (SAMME) tree.
+    pub fn for_adaboost() -> Self {
+        Self::default().cost(RuleCost::InverseEstimatorWeight)
+    }
+
+    /// Sets the coverage right-hand side ε (> 0).
+    pub fn eps(mut self, eps: f64) -> Self {
+        self.eps = eps;
+        self
+    }
+
+    /// Sets the rule costs.
+    pub fn cost(mut self, cost: RuleCost) -> Self {
+        self.cost = cost;
+        self
+    }
+
+    /// Switches the normalisation of costs by their maximum.
+    pub fn normalize_costs(mut self, on: bool) -> Self {
+        self.normalize_costs = on;
+        self
+    }
+
+    /// Sets the relative weight threshold (≥ 0) below which rules are dropped.
+    pub fn threshold(mut self, threshold: f64) -> Self {
+        self.threshold = threshold;
+        self
+    }
+
+    /// Sets how coverage rows enter the LP.
+    pub fn coverage(mut self, coverage: CoverageRows) -> Self {
+        self.coverage = coverage;
+        self
+    }
+
+    /// Sets the prediction for uncovered rows.
+    pub fn uncovered(mut self, uncovered: Uncovered) -> Self {
+        self.uncovered = uncovered;
+        self
+    }
+
+    /// Sets the LP form handed to the solver.
+    pub fn form(mut self, form: LpForm) -> Self {
+        self.form = form;
+        self
+    }
+
+    /// Checks the parameters.
+    pub fn validate(&self) -> Result<()> {
+        if !(self.eps.is_finite() && self.eps > 0.0) {
+            return Err(Error::InvalidParameter {
+                name: "eps",
+                value: self.eps.to_string(),
+                reason: "the coverage right-hand side must be finite and > 0".into(),
+            });
+        }
+        if !(self.threshold.is_finite() && (0.0..1.0).contains(&self.threshold)) {
+            return Err(Error::InvalidParameter {
+                name: "threshold",
+                value: self.threshold.to_string(),
+                reason: "the relative weight threshold must be in [0, 1)".into(),
+            });
+        }
+        if let RuleCost::FalseNegative { negative_class } = self.cost {
+            if negative_class > u32::MAX as usize {
+                return Err(Error::InvalidParameter {
+                    name: "cost.negative_class",
+                    value: negative_class.to_string(),
+                    reason: "not a class index".into(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs RUX on the rules of `source` (a forest, a boosted ensemble, any
+    /// rule pool) with the default LP solver ([`default_rux_solver`]).
+    pub fn fit<S: RuleSource + ?Sized>(
+        &self,
+        source: &S,
+        train: &Dataset,
+    ) -> Result<WeightedRuleModel> {
+        self.fit_with(source, train, default_rux_solver().as_ref())
+    }
+
+    /// Runs RUX with a given LP solver (duals are not needed).
+    pub fn fit_with<S: RuleSource + ?Sized>(
+        &self,
+        source: &S,
+        train: &Dataset,
+        solver: &dyn LpSolver,
+    ) -> Result<WeightedRuleModel> {
+        self.validate()?;
+        let rules = source.rule_pool();
+        if rules.is_empty() {
+            return Err(Error::EmptyPool);
+        }
+        let coverage = source.pool_coverage(train)?;
+        self.fit_pool(rules, &coverage, train, solver)
+    }
+
+    /// Runs RUX on rules and their (already computed) training coverage.
+    pub fn fit_pool(
+        &self,
+        rules: Vec<PoolRule>,
+        coverage: &CoverageMatrix,
+        train: &Dataset,
+        solver: &dyn LpSolver,
+    ) -> Result<WeightedRuleModel> {
+        self.validate()?;
+        let labels = train.labels()?;
+        if rules.is_empty() {
+            return Err(Error::EmptyPool);
+        }
+        if coverage.n_rules() != rules.len() || coverage.n_rows() != train.n_rows() {
+            return Err(Error::Shape(format!(
+                "coverage is {}×{} but there are {} rules and {} training rows",
+                coverage.n_rows(),
+                coverage.n_rules(),
+                rules.len(),
+                train.n_rows()
+            )));
+        }
+        let mut lp = RuleLp::new(&labels, self.eps, self.coverage)?.with_form(self.form);
+        let labelled = label_rules(rules, coverage, train)?;
+        let costs = self.costs(&labelled, 1.0)?;
+        let scale = cost_scale(&costs, self.normalize_costs);
+        for (j, r) in labelled.iter().enumerate() {
+            lp.add_rule(coverage.rows_of(j).to_vec(), r.class, costs[j] * scale)?;
+        }
+        if self.coverage != CoverageRows::Off {
+            let uncovered = lp.uncovered_rows();
+            if let Some(&first) = uncovered.first() {
+                return Err(Error::Uncoverable {
+                    rows: uncovered.len(),
+                    first,
+                });
+            }
+        }
+        let sol = lp.solve(solver)?;
+        let fallback = self.fallback(&labelled, train);
+        weighted_model(
+            &lp,
+            &sol,
+            &labelled,
+            self.threshold,
+            fallback,
+            train,
+            sol.stats.seconds,
+        )
+    }
+
+    /// Raw costs of labelled rules (checked finite), times `scale`.
+    pub fn costs(&self, rules: &[LabeledRule], scale: f64) -> Result<Vec<f64>> {
+        rules
+            .iter()
+            .enumerate()
+            .map(|(j, r)| {
+                let c = self.cost.cost(&r.facts()) * scale;
+                if c.is_finite() {
+                    Ok(c)
+                } else {
+                    Err(Error::BadCost {
+                        rule: j,
+                        cost: c,
+                        reason: "costs must be finite".into(),
+                    })
+                }
+            })
+            .collect()
+    }
+
+    /// The fallback of [`RuxParams::uncovered`] for a labelled pool.
+    pub fn fallback(&self, rules: &[LabeledRule], train: &Dataset) -> Fallback {
+        let majority = argmax(
+            &train
+                .class_counts()
+                .iter()
+                .map(|&c| c as f64)
+                .collect::<Vec<_>>(),
+        );
+        match self.uncovered {
+            Uncovered::MajorityClass => Fallback::Class(majority),
+            Uncovered::FirstEstimator => {
+                let first = rules.first().map_or(0, |r| r.pool.estimator);
+                Fallback::Partition {
+                    rules: rules
+                        .iter()
+                        .filter(|r| r.pool.estimator == first)
+                        .map(|r| (r.pool.rule.clone(), r.class))
+                        .collect(),
+                    default: majority,
+                }
+            }
+        }
+    }
+}
+
+/// The factor that makes the largest cost 1 (1 when off or no cost is
+/// positive).
+pub fn cost_scale(costs: &[f64], normalize: bool) -> f64 {
+    let max = costs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if normalize && max > 0.0 && max.is_finite() {
+        1.0 / max
+    } else {
+        1.0
+    }
+}
+
+/// The default LP solver of RUX and RUG: CBC with feature `cbc`, else
+/// minilp (with duals: the dual LP form reads the weights from them).
+pub fn default_rux_solver() -> Box<dyn LpSolver> {
+    #[cfg(feature = "cbc")]
+    {
+        Box::new(rc_lp::CbcSolver::new())
+    }
+    #[cfg(not(feature = "cbc"))]
+    {
+        Box::new(rc_lp::MinilpSolver::new())
+    }
+}
+
+/// A pool rule with the class it votes for and its training class counts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LabeledRule {
+    /// The rule and where it came from.
+    pub pool: PoolRule,
+    /// Majority class of its training rows (ties to the lowest class).
+    pub class: usize,
+    /// Training rows of each class it covers.
+    pub class_counts: Vec<f64>,
+}
+
+impl LabeledRule {
+    /// The facts a cost function sees.
+    pub fn facts(&self) -> RuleFacts<'_> {
+        RuleFacts {
+            rule: &self.pool.rule,
+            class: self.class,
+            class_counts: &self.class_counts,
+            estimator: self.pool.estimator,
+            estimator_weight: self.pool.estimator_weight,
+        }
+    }
+}
+
+/// Labels each rule by the unweighted majority class of the training rows
+/// it covers (seed 001: as a tree leaf, even for trees grown with sample
+/// weights). A rule covering no row is [`Error::EmptyRule`].
+pub fn label_rules(
+    rules: Vec<PoolRule>,
+    coverage: &CoverageMatrix,
+    train: &Dataset,
+) -> Result<Vec<LabeledRule>> {
+    let k = train.n_classes();
+    rules
+        .into_iter()
+        .enumerate()
+        .map(|(j, pool)| {
+            let rows = coverage.rows_of(j);
+            if rows.is_empty() {
+                return Err(Error::EmptyRule { rule: j });
+            }
+            let mut counts = vec![0.0; k];
+            for &i in rows {
+                counts[train.label(i as usize)] += 1.0;
+            }
+            Ok(LabeledRule {
+                pool,
+                class: argmax(&counts),
+                class_counts: counts,
+            })
+        })
+        .collect()
+}
+
+/// The weighted rule model of an LP solution: the rules whose weight
+/// relative to the largest exceeds `threshold`, heaviest first.
+/// `rules[j]` must be column `j` of `lp`.
+pub fn weighted_model(
+    lp: &RuleLp,
+    sol: &RuleLpSolution,
+    rules: &[LabeledRule],
+    threshold: f64,
+    fallback: Fallback,
+    train: &Dataset,
+    lp_seconds: f64,
+) -> Result<WeightedRuleModel> {
+    if rules.len() != lp.n_rules() || sol.w.len() != lp.n_rules() {
+        return Err(Error::Shape(format!(
+            "{} rules, {} LP columns, {} weights",
+            rules.len(),
+            lp.n_rules(),
+            sol.w.len()
+        )));
+    }
+    let wmax = sol.w.iter().copied().fold(0.0, f64::max);
+    let mut covered = vec![false; lp.n_rows()];
+    let mut scored = Vec::new();
+    if wmax > 0.0 {
+        for (j, r) in rules.iter().enumerate() {
+            let w = sol.w[j] / wmax;
+            if w > threshold {
+                for &i in lp.rows_of(j) {
+                    covered[i as usize] = true;
+                }
+                scored.push(ScoredRule {
+                    rule: r.pool.rule.normalized(),
+                    class: r.class,
+                    weight: w,
+                    lp_weight: sol.w[j],
+                    cost: lp.cost(j),
+                    class_counts: r.class_counts.clone(),
+                    estimator: r.pool.estimator,
+                    node: r.pool.node,
+                });
+            }
+        }
+    }
+    let info = FitInfo {
+        pool_size: rules.len(),
+        positive_weights: sol.w.iter().filter(|&&w| w > 0.0).count(),
+        objective: sol.objective,
+        lp: sol.stats,
+        lp_seconds,
+        uncovered_training_rows: covered.iter().filter(|&&c| !c).count(),
+    };
+    WeightedRuleModel::new(
+        train.features().to_vec(),
+        train.class_names().to_vec(),
+        train.n_classes(),
+        scored,
+        fallback,
+        info,
+    )
+}

@@ -1,0 +1,944 @@
+//! Master LP (3) of seed 001 (RUX and RUG) over a pool of labelled rules:
+//!
+//! ```text
+//! min  Σ_i v_i + Σ_j c_j w_j
+//! s.t. Σ_j â_ij w_j + v_i ≥ 1   ∀ i   (hinge rows, duals β_i ∈ [0, 1])
+//!      Σ_j a_ij w_j       ≥ ε   ∀ i   (coverage rows, duals γ_i ≥ 0)
+//!      v ≥ 0, w ≥ 0
+//! ```
+//!
+//! with `a_ij = 1` when rule `j` covers training row `i`, and
+//! `â_ij = κ a_ij R_jᵀ y_i`, `κ = (K−1)/K`, in closed form 1 when rule `j`
+//! predicts row `i`'s class, `−1/(K−1)` when it covers the row with
+//! another class, 0 when it does not cover it (seed 001 §1.2).
+//!
+//! # An exact, smaller LP
+//!
+//! The builder does not hand the solver one row per training sample.
+//! Rows with the same coverage pattern (covered by exactly the same
+//! rules) and the same class have identical hinge rows, and rows with the
+//! same pattern have identical coverage rows; each such class of rows is
+//! written once, with the cost of its `v` multiplied by its size. This
+//! is an exact reformulation: the optimal `w` and objective are those of
+//! (3), and splitting an aggregated row's dual evenly over its members
+//! gives an optimal dual `(β, γ)` of (3) (same dual constraints, same
+//! dual objective, `0 ≤ β_i ≤ 1`). The patterns are maintained by
+//! partition refinement as rules are added, so column generation
+//! ([`RuleLp::add_rule`] between [`RuleLp::solve`]s) re-aggregates for
+//! free.
+//!
+//! With [`CoverageRows::Lazy`] the coverage rows are added only where
+//! needed: the LP is solved without them, the rows whose coverage is
+//! below ε are added, and so on until every row is covered. The final
+//! LP is a relaxation of (3) whose optimum is feasible for (3), hence
+//! optimal for it; the omitted rows get `γ_i = 0`, which keeps `(β, γ)`
+//! optimal for (3). On the data sets of seed 001 only a few percent of
+//! the coverage rows are ever needed.
+
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use rc_lp::{LpSolution, LpSolver, LpStatus, Model, RowId, VarId};
+
+use crate::error::{Error, Result};
+
+/// How the coverage rows `Σ_j a_ij w_j ≥ ε` enter the LP.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum CoverageRows {
+    /// Every coverage row from the start (the paper's LP as written).
+    All,
+    /// Only the rows a solve violates, added round by round (same
+    /// optimum as `All`, usually a much smaller LP). The default.
+    #[default]
+    Lazy,
+    /// No coverage rows (the LP of seed 001's later version; a training
+    /// row may end up covered by no rule with positive weight).
+    Off,
+}
+
+/// Reduced costs below `-PRICING_TOL` bring a rule back into the working
+/// set of [`ColumnPolicy::Active`].
+pub const PRICING_TOL: f64 = 1e-9;
+
+/// Which rules the LP handed to the solver contains.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum ColumnPolicy {
+    /// Every rule of the pool. The default.
+    #[default]
+    All,
+    /// A working set: rules with positive weight at the previous solve,
+    /// rules added since, and enough rules to cover every row; the others
+    /// are priced with the duals and re-enter while one has a negative
+    /// reduced cost, so the optimum is that of the LP over all rules.
+    /// Rules with zero weight no longer split rows into distinct patterns,
+    /// so the aggregated LP can stay small as a pool grows. On seed 001's
+    /// data most pool rules keep a positive weight and the repeated
+    /// solves cost more than they save (see docs/PERFORMANCE.md).
+    Active,
+}
+
+/// Which LP the solver is given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum LpForm {
+    /// LP (3) itself: one row per hinge class (and coverage class), one
+    /// column per rule and per hinge class. Its simplex basis has as many
+    /// rows as the data has distinct rows.
+    Primal,
+    /// The dual (4): one bounded column `β` per hinge class (and `γ` per
+    /// coverage class), one row `Σ_i (â_ij β_i + a_ij γ_i) ≤ c_j` per rule.
+    /// Its basis has one row per rule, far fewer than data rows, so simplex
+    /// solvers are much faster on it; the weights `w` are its row duals
+    /// (the solver must compute duals). The default.
+    #[default]
+    Dual,
+}
+
+/// One rule (column) of the LP.
+#[derive(Debug, Clone, PartialEq)]
+struct Column {
+    rows: Vec<u32>,
+    label: usize,
+    cost: f64,
+}
+
+/// Size and effort of the last [`RuleLp::solve`].
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct LpStats {
+    /// Hinge rows after aggregation (≤ training rows).
+    pub hinge_rows: usize,
+    /// Coverage rows in the final LP.
+    pub coverage_rows: usize,
+    /// Rule columns.
+    pub columns: usize,
+    /// Nonzeros of the final LP's matrix.
+    pub nonzeros: usize,
+    /// LP solves (more than one when lazy coverage rows were added).
+    pub solves: usize,
+    /// Wall time of building and solving, in seconds.
+    pub seconds: f64,
+}
+
+/// An optimal solution of LP (3), expanded back to training rows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RuleLpSolution {
+    /// Optimal objective `Σ_i v_i + Σ_j c_j w_j`.
+    pub objective: f64,
+    /// Rule weights `w_j`, in the order the rules were added.
+    pub w: Vec<f64>,
+    /// Hinge slacks `v_i`, one per training row.
+    pub v: Vec<f64>,
+    /// Hinge duals `β_i ∈ [0, 1]`, one per training row (empty when the
+    /// solver was asked not to compute duals).
+    pub beta: Vec<f64>,
+    /// Coverage duals `γ_i ≥ 0`, one per training row (zero for rows
+    /// whose coverage row is not in the LP; empty without duals).
+    pub gamma: Vec<f64>,
+    /// Size and effort of the solve.
+    pub stats: LpStats,
+}
+
+impl RuleLpSolution {
+    /// True when the solution carries duals.
+    pub fn has_duals(&self) -> bool {
+        !self.beta.is_empty()
+    }
+}
+
+/// The master LP (3) over a growing pool of labelled rules.
+///
+/// ```
+/// use rc_cover::rux_lp::{CoverageRows, RuleLp};
+/// use rc_lp::MinilpSolver;
+///
+/// // Seed 001 §1.5: row 0 has class 1, rows 1 and 2 class 0. Rule j covers
+/// // all three and votes 0; rule j' covers rows 1 and 2 and votes 0.
+/// let mut lp = RuleLp::new(&[1, 0, 0], 0.01, CoverageRows::All)?;
+/// lp.add_rule(vec![0, 1, 2], 0, 1.0)?;
+/// lp.add_rule(vec![1, 2], 0, 1.0)?;
+/// let sol = lp.solve(&MinilpSolver::new())?;
+/// assert!((sol.w[0] - 0.01).abs() < 1e-9);       // w_j = ε keeps row 0 covered
+/// assert!((sol.objective - 2.01).abs() < 1e-9);  // 1 + ε + c
+/// # Ok::<(), rc_cover::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct RuleLp {
+    labels: Vec<u32>,
+    k: usize,
+    eps: f64,
+    coverage: CoverageRows,
+    form: LpForm,
+    policy: ColumnPolicy,
+    columns: Vec<Column>,
+    /// Columns in the LP handed to the solver (all with `ColumnPolicy::All`).
+    working: Vec<bool>,
+    /// Rows whose coverage row is in the LP (lazy mode; all in `All`).
+    cov_active: Vec<bool>,
+}
+
+impl RuleLp {
+    /// An LP for training rows with class `labels[i]`, coverage
+    /// right-hand side `eps`, and no rules yet.
+    ///
+    /// Errors: no rows, fewer than two distinct classes
+    /// ([`Error::OneClass`]), or `eps` not finite and positive.
+    pub fn new(labels: &[usize], eps: f64, coverage: CoverageRows) -> Result<Self> {
+        if labels.is_empty() {
+            return Err(Error::Shape("no training rows".into()));
+        }
+        if !(eps.is_finite() && eps > 0.0) {
+            return Err(Error::InvalidParameter {
+                name: "eps",
+                value: eps.to_string(),
+                reason: "the coverage right-hand side must be finite and > 0".into(),
+            });
+        }
+        let mut present: Vec<usize> = labels.to_vec();
+        present.sort_unstable();
+        present.dedup();
+        if present.len() < 2 {
+            return Err(Error::OneClass { class: present[0] });
+        }
+        let labels = labels
+            .iter()
+            .map(|&l| {
+                u32::try_from(l).map_err(|_| Error::Shape(format!("class label {l} too large")))
+            })
+            .collect::<Result<Vec<u32>>>()?;
+        let n = labels.len();
+        Ok(RuleLp {
+            labels,
+            k: present.len(),
+            eps,
+            coverage,
+            form: LpForm::default(),
+            policy: ColumnPolicy::default(),
+            columns: Vec::new(),
+            working: Vec::new(),
+            cov_active: vec![coverage == CoverageRows::All; n],
+        })
+    }
+
+    /// Chooses the LP handed to the solver (same optimum either way).
+    pub fn with_form(mut self, form: LpForm) -> Self {
+        self.form = form;
+        self
+    }
+
+    /// The LP form handed to the solver.
+    pub fn form(&self) -> LpForm {
+        self.form
+    }
+
+    /// Chooses which rules are handed to the solver (same optimum either way).
+    pub fn with_policy(mut self, policy: ColumnPolicy) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// Which rules are handed to the solver.
+    pub fn policy(&self) -> ColumnPolicy {
+        self.policy
+    }
+
+    /// Number of training rows.
+    pub fn n_rows(&self) -> usize {
+        self.labels.len()
+    }
+
+    /// Number of rules added.
+    pub fn n_rules(&self) -> usize {
+        self.columns.len()
+    }
+
+    /// Number of distinct classes `K` among the training rows.
+    pub fn n_classes(&self) -> usize {
+        self.k
+    }
+
+    /// The coverage right-hand side ε.
+    pub fn eps(&self) -> f64 {
+        self.eps
+    }
+
+    /// How coverage rows are handled.
+    pub fn coverage_rows(&self) -> CoverageRows {
+        self.coverage
+    }
+
+    /// `â_ij` for a rule with class `rule_label` covering a row with class
+    /// `row_label`: 1 when they agree, `−1/(K−1)` otherwise.
+    pub fn a_hat(&self, rule_label: usize, row_label: usize) -> f64 {
+        if rule_label == row_label {
+            1.0
+        } else {
+            -1.0 / (self.k as f64 - 1.0)
+        }
+    }
+
+    /// Cost of rule `j`.
+    pub fn cost(&self, j: usize) -> f64 {
+        self.columns[j].cost
+    }
+
+    /// Class of rule `j`.
+    pub fn label(&self, j: usize) -> usize {
+        self.columns[j].label
+    }
+
+    /// Training rows covered by rule `j`.
+    pub fn rows_of(&self, j: usize) -> &[u32] {
+        &self.columns[j].rows
+    }
+
+    /// The LP as it would be handed to the solver now (aggregated, in the
+    /// configured form, with the coverage rows active so far), for export
+    /// and inspection.
+    pub fn model(&self) -> Result<Model> {
+        Ok(self.build()?.model)
+    }
+
+    /// Adds a rule covering the (sorted, distinct) training rows `rows`,
+    /// predicting class `label`, with cost `cost`; returns its index.
+    ///
+    /// Errors: an empty or unsorted row list, a row out of range, or a
+    /// non-finite cost. Negative costs are accepted (they may make the LP
+    /// unbounded, which [`RuleLp::solve`] reports).
+    pub fn add_rule(&mut self, rows: Vec<u32>, label: usize, cost: f64) -> Result<usize> {
+        let j = self.columns.len();
+        if rows.is_empty() {
+            return Err(Error::EmptyRule { rule: j });
+        }
+        if !cost.is_finite() {
+            return Err(Error::BadCost {
+                rule: j,
+                cost,
+                reason: "costs must be finite".into(),
+            });
+        }
+        let n = self.labels.len();
+        if let Some(w) = rows.windows(2).find(|w| w[0] >= w[1]) {
+            return Err(Error::Shape(format!(
+                "rule {j}: covered rows must be sorted and distinct ({} before {})",
+                w[0], w[1]
+            )));
+        }
+        if let Some(&last) = rows.last() {
+            if last as usize >= n {
+                return Err(Error::Shape(format!(
+                    "rule {j} covers row {last} but there are {n} training rows"
+                )));
+            }
+        }
+        self.columns.push(Column { rows, label, cost });
+        self.working.push(true);
+        Ok(j)
+    }
+
+    /// Training rows covered by no rule of the pool.
+    pub fn uncovered_rows(&self) -> Vec<usize> {
+        let mut covered = vec![false; self.labels.len()];
+        for c in &self.columns {
+            for &i in &c.rows {
+                covered[i as usize] = true;
+            }
+        }
+        (0..covered.len()).filter(|&i| !covered[i]).collect()
+    }
+
+    /// Margins `Σ_j â_ij w_j` of every training row for weights `w`.
+    pub fn margins(&self, w: &[f64]) -> Vec<f64> {
+        let mut m = vec![0.0; self.labels.len()];
+        for (c, &wj) in self.columns.iter().zip(w) {
+            if wj != 0.0 {
+                for &i in &c.rows {
+                    m[i as usize] += wj * self.a_hat(c.label, self.labels[i as usize] as usize);
+                }
+            }
+        }
+        m
+    }
+
+    /// Coverage `Σ_j a_ij w_j` of every training row for weights `w`.
+    pub fn coverage_of(&self, w: &[f64]) -> Vec<f64> {
+        let mut m = vec![0.0; self.labels.len()];
+        for (c, &wj) in self.columns.iter().zip(w) {
+            if wj != 0.0 {
+                for &i in &c.rows {
+                    m[i as usize] += wj;
+                }
+            }
+        }
+        m
+    }
+
+    /// Reduced cost `c − Σ_i (â_i β_i + a_i γ_i)` of a rule (in the pool or
+    /// a candidate) covering `rows` with class `label` and cost `cost`,
+    /// under the duals of `sol`. Negative means the rule can improve the
+    /// LP. Errors when `sol` carries no duals.
+    pub fn reduced_cost(
+        &self,
+        rows: &[u32],
+        label: usize,
+        cost: f64,
+        sol: &RuleLpSolution,
+    ) -> Result<f64> {
+        if !sol.has_duals() {
+            return Err(Error::Solver(
+                "reduced costs need duals: the LP solver was configured to skip them".into(),
+            ));
+        }
+        let mut s = 0.0;
+        for &i in rows {
+            let i = i as usize;
+            s += self.a_hat(label, self.labels[i] as usize) * sol.beta[i] + sol.gamma[i];
+        }
+        Ok(cost - s)
+    }
+
+    /// Solves the LP with `solver` (duals when the solver computes them).
+    ///
+    /// With [`ColumnPolicy::Active`] the solver sees only the working rules
+    /// (those with positive weight at the previous solve, those added
+    /// since, and a cover of the rows); the other rules are priced with the
+    /// duals and re-enter while one has a negative reduced cost, so the
+    /// result is optimal for the LP over all rules.
+    ///
+    /// Errors: no rules, an infeasible LP ([`Error::LpInfeasible`], e.g.
+    /// a training row no rule covers), an unbounded LP
+    /// ([`Error::LpUnbounded`], from negative costs), or a solver failure.
+    pub fn solve(&mut self, solver: &dyn LpSolver) -> Result<RuleLpSolution> {
+        let start = Instant::now();
+        if self.columns.is_empty() {
+            return Err(Error::EmptyPool);
+        }
+        if self.policy == ColumnPolicy::All {
+            self.working.iter_mut().for_each(|w| *w = true);
+        }
+        self.add_cover_to_working();
+        let mut solves = 0;
+        loop {
+            let (built, sol) = self.solve_once(solver)?;
+            solves += 1;
+            let mut out = self.expand(&built, &sol)?;
+            if self.coverage == CoverageRows::Lazy && self.activate_violated(&out.w, &built.agg) {
+                continue;
+            }
+            if self.policy == ColumnPolicy::Active
+                && !out.has_duals()
+                && self.working.iter().any(|w| !w)
+            {
+                // Without duals nothing can be priced: solve over all rules.
+                self.working.iter_mut().for_each(|w| *w = true);
+                continue;
+            }
+            if self.policy == ColumnPolicy::Active && out.has_duals() {
+                let mut entered = false;
+                for j in 0..self.columns.len() {
+                    if !self.working[j] {
+                        let c = &self.columns[j];
+                        if self.reduced_cost(&c.rows, c.label, c.cost, &out)? < -PRICING_TOL {
+                            self.working[j] = true;
+                            entered = true;
+                        }
+                    }
+                }
+                if entered {
+                    continue;
+                }
+            }
+            out.stats = LpStats {
+                hinge_rows: built.agg.n_hinge,
+                coverage_rows: built.agg.n_cov_on,
+                columns: built.w_ids.iter().flatten().count(),
+                nonzeros: built.nonzeros,
+                solves,
+                seconds: start.elapsed().as_secs_f64(),
+            };
+            if self.policy == ColumnPolicy::Active {
+                for (wk, &wj) in self.working.iter_mut().zip(&out.w) {
+                    *wk = wj > 0.0;
+                }
+            }
+            return Ok(out);
+        }
+    }
+
+    /// Makes every row that some rule covers covered by a working rule
+    /// (the first rule covering it), so that restricted LPs stay feasible.
+    fn add_cover_to_working(&mut self) {
+        let mut covered = vec![false; self.labels.len()];
+        for (c, _) in self.columns.iter().zip(&self.working).filter(|(_, w)| **w) {
+            for &i in &c.rows {
+                covered[i as usize] = true;
+            }
+        }
+        for (j, c) in self.columns.iter().enumerate() {
+            if !self.working[j] && c.rows.iter().any(|&i| !covered[i as usize]) {
+                self.working[j] = true;
+                for &i in &c.rows {
+                    covered[i as usize] = true;
+                }
+            }
+        }
+    }
+
+    /// Activates the coverage rows of every pattern class with a row
+    /// covered less than ε by `w` and not yet in the LP; true if any.
+    fn activate_violated(&mut self, w: &[f64], agg: &Aggregation) -> bool {
+        let cov = self.coverage_of(w);
+        let mut hit = vec![false; agg.cov_size.len()];
+        let mut any = false;
+        for (i, c) in cov.iter().enumerate() {
+            if *c < self.eps - 1e-9 && !self.cov_active[i] {
+                hit[agg.cov_of[i] as usize] = true;
+                any = true;
+            }
+        }
+        if any {
+            for (a, &g) in self.cov_active.iter_mut().zip(&agg.cov_of) {
+                if hit[g as usize] {
+                    *a = true;
+                }
+            }
+        }
+        any
+    }
+
+    fn solve_once(&self, solver: &dyn LpSolver) -> Result<(Built, LpSolution)> {
+        let built = self.build()?;
+        let sol = solver
+            .solve_lp(&built.model)
+            .map_err(|e| Error::Solver(e.to_string()))?;
+        // The dual form's statuses are mirrored: (D) infeasible means (3)
+        // unbounded (it is feasible: every row is covered), and vice versa.
+        let status = match (self.form, sol.status) {
+            (LpForm::Dual, LpStatus::Infeasible) => LpStatus::Unbounded,
+            (LpForm::Dual, LpStatus::Unbounded) => LpStatus::Infeasible,
+            (_, s) => s,
+        };
+        match status {
+            LpStatus::Optimal => Ok((built, sol)),
+            LpStatus::Infeasible => Err(Error::LpInfeasible(format!(
+                "{} hinge and {} coverage rows, {} rules; every training row must be covered by a rule of the pool",
+                built.agg.n_hinge,
+                built.agg.n_cov_on,
+                self.columns.len()
+            ))),
+            LpStatus::Unbounded => {
+                let negative: Vec<String> = self
+                    .columns
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| c.cost < 0.0)
+                    .take(5)
+                    .map(|(j, c)| format!("rule {j} costs {}", c.cost))
+                    .collect();
+                Err(Error::LpUnbounded(if negative.is_empty() {
+                    "no rule has a negative cost; the solver reports an unbounded LP".into()
+                } else {
+                    format!("negative costs let weights grow without limit: {}", negative.join(", "))
+                }))
+            }
+            other => Err(Error::Solver(format!("the LP ended with status {other:?}"))),
+        }
+    }
+
+    /// Groups training rows into hinge classes (pattern, label) and
+    /// coverage classes (pattern).
+    #[allow(clippy::needless_range_loop)] // parallel index arrays
+    fn aggregate(&self) -> Aggregation {
+        let n = self.labels.len();
+        let k_labels = self.labels.iter().copied().max().unwrap_or(0) as usize + 1;
+        // Partition refinement by the working columns' coverage.
+        let mut group_of = vec![0u32; n];
+        let mut n_groups = 1u32;
+        let mut split_to = vec![u32::MAX];
+        let mut touched: Vec<u32> = Vec::new();
+        for (c, _) in self.columns.iter().zip(&self.working).filter(|(_, w)| **w) {
+            touched.clear();
+            for &i in &c.rows {
+                let g = group_of[i as usize] as usize;
+                if split_to[g] == u32::MAX {
+                    split_to[g] = n_groups;
+                    split_to.push(u32::MAX);
+                    n_groups += 1;
+                    touched.push(g as u32);
+                }
+                group_of[i as usize] = split_to[g];
+            }
+            for &g in &touched {
+                split_to[g as usize] = u32::MAX;
+            }
+        }
+        let mut cov_id = vec![u32::MAX; n_groups as usize];
+        let mut hinge_key = vec![u32::MAX; n_groups as usize * k_labels];
+        let mut a = Aggregation {
+            hinge_of: vec![0; n],
+            cov_of: vec![0; n],
+            mult: Vec::new(),
+            hinge_label: Vec::new(),
+            cov_size: Vec::new(),
+            cov_on: Vec::new(),
+            n_hinge: 0,
+            n_cov_on: 0,
+        };
+        for i in 0..n {
+            let g = group_of[i] as usize;
+            if cov_id[g] == u32::MAX {
+                cov_id[g] = a.cov_size.len() as u32;
+                a.cov_size.push(0.0);
+                a.cov_on.push(false);
+            }
+            let c = cov_id[g] as usize;
+            a.cov_of[i] = c as u32;
+            a.cov_size[c] += 1.0;
+            if self.cov_active[i] && self.coverage != CoverageRows::Off && !a.cov_on[c] {
+                a.cov_on[c] = true;
+                a.n_cov_on += 1;
+            }
+            let key = g * k_labels + self.labels[i] as usize;
+            if hinge_key[key] == u32::MAX {
+                hinge_key[key] = a.mult.len() as u32;
+                a.mult.push(0.0);
+                a.hinge_label.push(self.labels[i]);
+            }
+            let h = hinge_key[key] as usize;
+            a.hinge_of[i] = h as u32;
+            a.mult[h] += 1.0;
+        }
+        a.n_hinge = a.mult.len();
+        a
+    }
+
+    /// Builds the aggregated LP in the configured form.
+    fn build(&self) -> Result<Built> {
+        let lp_err = |e: rc_lp::Error| Error::Solver(e.to_string());
+        let agg = self.aggregate();
+        let n_cov = agg.cov_size.len();
+        let mut stamp_h = vec![usize::MAX; agg.n_hinge];
+        let mut stamp_c = vec![usize::MAX; n_cov];
+        // Nonzeros of column j: (hinge class or coverage class, value).
+        let mut entries = |j: usize, out: &mut Vec<(Slot, f64)>| {
+            out.clear();
+            let c = &self.columns[j];
+            for &i in &c.rows {
+                let h = agg.hinge_of[i as usize] as usize;
+                if stamp_h[h] != j {
+                    stamp_h[h] = j;
+                    out.push((
+                        Slot::Hinge(h),
+                        self.a_hat(c.label, agg.hinge_label[h] as usize),
+                    ));
+                }
+                let g = agg.cov_of[i as usize] as usize;
+                if stamp_c[g] != j {
+                    stamp_c[g] = j;
+                    if agg.cov_on[g] {
+                        out.push((Slot::Cov(g), 1.0));
+                    }
+                }
+            }
+        };
+        let mut slots: Vec<(Slot, f64)> = Vec::new();
+        let mut nonzeros = agg.n_hinge;
+        let mut model;
+        let mut hinge_ids = Vec::with_capacity(agg.n_hinge);
+        let mut cov_ids: Vec<Option<usize>> = vec![None; n_cov];
+        let mut w_ids = Vec::with_capacity(self.columns.len());
+        match self.form {
+            LpForm::Primal => {
+                model = Model::minimize();
+                model.set_name("rule_lp_primal");
+                let v: Vec<VarId> = agg
+                    .mult
+                    .iter()
+                    .map(|&m| model.add_continuous(0.0, f64::INFINITY, m))
+                    .collect();
+                let mut v_ids = Vec::with_capacity(v.len());
+                for &vh in &v {
+                    hinge_ids.push(model.add_ge(&[(vh, 1.0)], 1.0).map_err(lp_err)?.index());
+                    v_ids.push(vh.index());
+                }
+                for (g, on) in agg.cov_on.iter().enumerate() {
+                    if *on {
+                        cov_ids[g] = Some(model.add_ge(&[], self.eps).map_err(lp_err)?.index());
+                    }
+                }
+                let rows: Vec<RowId> = model.row_ids().collect();
+                let mut col: Vec<(RowId, f64)> = Vec::new();
+                for (j, c) in self.columns.iter().enumerate() {
+                    if !self.working[j] {
+                        w_ids.push(None);
+                        continue;
+                    }
+                    entries(j, &mut slots);
+                    col.clear();
+                    for &(s, a) in &slots {
+                        let r = match s {
+                            Slot::Hinge(h) => hinge_ids[h],
+                            Slot::Cov(g) => cov_ids[g].unwrap_or(usize::MAX),
+                        };
+                        col.push((rows[r], a));
+                    }
+                    nonzeros += col.len();
+                    w_ids.push(Some(
+                        model
+                            .add_column(c.cost, (0.0, f64::INFINITY), &col)
+                            .map_err(lp_err)?
+                            .index(),
+                    ));
+                }
+                Ok(Built {
+                    model,
+                    agg,
+                    hinge_ids,
+                    cov_ids,
+                    w_ids,
+                    v_ids,
+                    nonzeros,
+                })
+            }
+            LpForm::Dual => {
+                model = Model::maximize();
+                model.set_name("rule_lp_dual");
+                let beta: Vec<VarId> = agg
+                    .mult
+                    .iter()
+                    .map(|&m| model.add_continuous(0.0, m, 1.0))
+                    .collect();
+                hinge_ids = beta.iter().map(|b| b.index()).collect();
+                let mut gamma: Vec<Option<VarId>> = vec![None; n_cov];
+                for (g, on) in agg.cov_on.iter().enumerate() {
+                    if *on {
+                        let x = model.add_continuous(0.0, f64::INFINITY, self.eps);
+                        gamma[g] = Some(x);
+                        cov_ids[g] = Some(x.index());
+                    }
+                }
+                let mut terms: Vec<(VarId, f64)> = Vec::new();
+                for (j, c) in self.columns.iter().enumerate() {
+                    if !self.working[j] {
+                        w_ids.push(None);
+                        continue;
+                    }
+                    entries(j, &mut slots);
+                    terms.clear();
+                    for &(s, a) in &slots {
+                        match s {
+                            Slot::Hinge(h) => terms.push((beta[h], a)),
+                            Slot::Cov(g) => {
+                                if let Some(x) = gamma[g] {
+                                    terms.push((x, a));
+                                }
+                            }
+                        }
+                    }
+                    nonzeros += terms.len();
+                    w_ids.push(Some(model.add_le(&terms, c.cost).map_err(lp_err)?.index()));
+                }
+                Ok(Built {
+                    model,
+                    agg,
+                    hinge_ids,
+                    cov_ids,
+                    w_ids,
+                    v_ids: Vec::new(),
+                    nonzeros,
+                })
+            }
+        }
+    }
+
+    /// The solution in terms of training rows (aggregated duals split
+    /// evenly over their rows).
+    fn expand(&self, b: &Built, sol: &LpSolution) -> Result<RuleLpSolution> {
+        let nonneg = |x: Option<f64>| x.unwrap_or(0.0).max(0.0);
+        let agg = &b.agg;
+        let (w, hinge_dual, cov_dual): (Vec<f64>, Option<Vec<f64>>, Option<Vec<f64>>) = match self
+            .form
+        {
+            LpForm::Primal => {
+                let w = b
+                    .w_ids
+                    .iter()
+                    .map(|j| j.map_or(0.0, |j| nonneg(sol.primal.get(j).copied())))
+                    .collect();
+                if sol.row_duals.is_empty() {
+                    (w, None, None)
+                } else {
+                    let hd = b
+                        .hinge_ids
+                        .iter()
+                        .map(|&r| nonneg(sol.row_duals.get(r).copied()))
+                        .collect();
+                    let cd = b
+                        .cov_ids
+                        .iter()
+                        .map(|r| r.map_or(0.0, |r| nonneg(sol.row_duals.get(r).copied())))
+                        .collect();
+                    (w, Some(hd), Some(cd))
+                }
+            }
+            LpForm::Dual => {
+                if sol.row_duals.is_empty() {
+                    return Err(Error::Solver(
+                        "the dual form reads the rule weights from the row duals, but the LP solver skipped them; \
+                         use a solver that computes duals or LpForm::Primal"
+                            .into(),
+                    ));
+                }
+                let w = b
+                    .w_ids
+                    .iter()
+                    .map(|r| r.map_or(0.0, |r| nonneg(sol.row_duals.get(r).copied())))
+                    .collect();
+                let hd = b
+                    .hinge_ids
+                    .iter()
+                    .map(|&x| nonneg(sol.primal.get(x).copied()))
+                    .collect();
+                let cd = b
+                    .cov_ids
+                    .iter()
+                    .map(|x| x.map_or(0.0, |x| nonneg(sol.primal.get(x).copied())))
+                    .collect();
+                (w, Some(hd), Some(cd))
+            }
+        };
+        let (beta, gamma) = match (hinge_dual, cov_dual) {
+            (Some(hd), Some(cd)) => {
+                let hb: Vec<f64> = hd
+                    .iter()
+                    .zip(&agg.mult)
+                    .map(|(&d, &m)| d.min(m) / m)
+                    .collect();
+                let cg: Vec<f64> = cd.iter().zip(&agg.cov_size).map(|(&d, &s)| d / s).collect();
+                (
+                    agg.hinge_of.iter().map(|&h| hb[h as usize]).collect(),
+                    agg.cov_of.iter().map(|&g| cg[g as usize]).collect(),
+                )
+            }
+            _ => (Vec::new(), Vec::new()),
+        };
+        let v = match self.form {
+            LpForm::Primal => agg
+                .hinge_of
+                .iter()
+                .map(|&h| nonneg(sol.primal.get(b.v_ids[h as usize]).copied()))
+                .collect(),
+            LpForm::Dual => self
+                .margins(&w)
+                .iter()
+                .map(|m| (1.0 - m).max(0.0))
+                .collect(),
+        };
+        Ok(RuleLpSolution {
+            objective: sol.objective,
+            w,
+            v,
+            beta,
+            gamma,
+            stats: LpStats::default(),
+        })
+    }
+}
+
+/// Where a rule's nonzero goes: a hinge class or a coverage class.
+#[derive(Debug, Clone, Copy)]
+enum Slot {
+    Hinge(usize),
+    Cov(usize),
+}
+
+/// Training rows grouped into identical LP rows.
+struct Aggregation {
+    hinge_of: Vec<u32>,
+    cov_of: Vec<u32>,
+    mult: Vec<f64>,
+    hinge_label: Vec<u32>,
+    cov_size: Vec<f64>,
+    cov_on: Vec<bool>,
+    n_hinge: usize,
+    n_cov_on: usize,
+}
+
+/// A built LP with the positions of its parts: in the primal form
+/// `hinge_ids`/`cov_ids` are rows and `w_ids`/`v_ids` variables; in the
+/// dual form `hinge_ids`/`cov_ids` are the variables β/γ and `w_ids` rows.
+struct Built {
+    model: Model,
+    agg: Aggregation,
+    hinge_ids: Vec<usize>,
+    cov_ids: Vec<Option<usize>>,
+    w_ids: Vec<Option<usize>>,
+    v_ids: Vec<usize>,
+    nonzeros: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rc_lp::MinilpSolver;
+
+    #[test]
+    fn partition_refinement_tracks_patterns() {
+        let mut lp = RuleLp::new(&[0, 1, 0, 1], 0.01, CoverageRows::All).unwrap();
+        lp.add_rule(vec![0, 1], 0, 1.0).unwrap();
+        lp.add_rule(vec![1, 2], 1, 1.0).unwrap();
+        // Patterns: {0}, {1}, {2}, {3}.
+        let g = &lp.aggregate().cov_of;
+        assert!(g[0] != g[1] && g[1] != g[2] && g[0] != g[2] && g[3] != g[0]);
+        lp.add_rule(vec![0, 1, 2, 3], 0, 1.0).unwrap();
+        let built = lp.build().unwrap();
+        assert_eq!(built.agg.n_hinge, 4);
+        assert_eq!(built.agg.n_cov_on, 4);
+    }
+
+    #[test]
+    fn identical_rows_are_aggregated() {
+        // Rows 0-3 class 0, rows 4-5 class 1; one rule covers 0..=5, one 0..=2.
+        let mut lp = RuleLp::new(&[0, 0, 0, 0, 1, 1], 0.01, CoverageRows::All).unwrap();
+        lp.add_rule(vec![0, 1, 2, 3, 4, 5], 0, 1.0).unwrap();
+        lp.add_rule(vec![0, 1, 2], 0, 0.5).unwrap();
+        let built = lp.build().unwrap();
+        // Patterns {0,1,2} and {3,4,5}; hinge classes {0,1,2}, {3}, {4,5}.
+        assert_eq!(built.agg.n_cov_on, 2);
+        assert_eq!(built.agg.n_hinge, 3);
+        let sol = lp.solve(&MinilpSolver::new()).unwrap();
+        assert_eq!(sol.v.len(), 6);
+        assert_eq!(sol.beta.len(), 6);
+        // Rows of one hinge class share one dual.
+        assert_eq!(sol.beta[4], sol.beta[5]);
+    }
+
+    #[test]
+    fn bad_input_is_rejected() {
+        assert!(matches!(
+            RuleLp::new(&[1, 1, 1], 0.01, CoverageRows::All),
+            Err(Error::OneClass { class: 1 })
+        ));
+        assert!(matches!(
+            RuleLp::new(&[0, 1], 0.0, CoverageRows::All),
+            Err(Error::InvalidParameter { name: "eps", .. })
+        ));
+        let mut lp = RuleLp::new(&[0, 1], 0.01, CoverageRows::All).unwrap();
+        assert!(matches!(
+            lp.add_rule(vec![], 0, 1.0),
+            Err(Error::EmptyRule { rule: 0 })
+        ));
+        assert!(matches!(
+            lp.add_rule(vec![1, 0], 0, 1.0),
+            Err(Error::Shape(_))
+        ));
+        assert!(matches!(lp.add_rule(vec![5], 0, 1.0), Err(Error::Shape(_))));
+        assert!(matches!(
+            lp.add_rule(vec![0], 0, f64::NAN),
+            Err(Error::BadCost { rule: 0, .. })
+        ));
+        assert!(matches!(
+            lp.solve(&MinilpSolver::new()),
+            Err(Error::EmptyPool)
+        ));
+    }
+}

@@ -1,0 +1,428 @@
+//! A weighted rule set as RUX and RUG return it: rules with a class and a
+//! weight, prediction by the weighted vote of eq. (2), and the paper's
+//! case-study view (rules by weight with cumulative accuracy and
+//! coverage).
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use rc_core::metrics::argmax;
+use rc_core::{
+    Dataset, Feature, Outcome, Predict, Predictions, Rule, RuleModel, RuleSet, WeightedRule,
+};
+
+use crate::error::{Error, Result};
+use crate::rux_lp::LpStats;
+
+/// Length of a rule as seed 001's code counts it (`Rule.length()` after
+/// `_cleanRule`): the number of distinct features it tests, so
+/// `2 < x <= 5` counts once. A rule without conditions has length 0.
+pub fn rule_length(rule: &Rule) -> usize {
+    let mut f: Vec<usize> = rule.conditions.iter().map(|c| c.feature).collect();
+    f.sort_unstable();
+    f.dedup();
+    f.len()
+}
+
+/// One rule of a [`WeightedRuleModel`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScoredRule {
+    /// The conjunction, with the conditions on each feature merged into one
+    /// interval (as the authors print rules; same coverage as the leaf path).
+    pub rule: Rule,
+    /// The class it votes for: the majority class of the training rows it
+    /// covers (unweighted counts, ties to the lowest class).
+    pub class: usize,
+    /// Weight normalised by the largest weight of the LP solution (the
+    /// first rule has weight 1).
+    pub weight: f64,
+    /// Weight `w_j` in the LP solution.
+    pub lp_weight: f64,
+    /// Cost `c_j` in the LP (after normalisation, if any).
+    pub cost: f64,
+    /// Training rows of each class the rule covers.
+    pub class_counts: Vec<f64>,
+    /// Estimator (tree) the rule came from.
+    pub estimator: usize,
+    /// Leaf node id within that tree.
+    pub node: usize,
+}
+
+/// What a row covered by no rule is predicted as.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Fallback {
+    /// A fixed class (e.g. the training majority class: the paper's
+    /// "default label").
+    Class(usize),
+    /// The class of the first rule of a partition that covers the row
+    /// (the authors' code: the first fitted tree, whose leaves are
+    /// labelled by their training majority), else `default`.
+    Partition {
+        /// The partition's rules with their classes.
+        rules: Vec<(Rule, usize)>,
+        /// Class when no rule of the partition covers the row.
+        default: usize,
+    },
+}
+
+impl Fallback {
+    fn class_of(&self, row: &[f64]) -> usize {
+        match self {
+            Fallback::Class(c) => *c,
+            Fallback::Partition { rules, default } => rules
+                .iter()
+                .find(|(r, _)| r.covers_row(row))
+                .map_or(*default, |(_, c)| *c),
+        }
+    }
+}
+
+/// Facts about the fit of a [`WeightedRuleModel`].
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct FitInfo {
+    /// Rules in the pool the LP chose from.
+    pub pool_size: usize,
+    /// Rules with positive LP weight before thresholding.
+    pub positive_weights: usize,
+    /// Optimal LP objective of the last solve.
+    pub objective: f64,
+    /// Size and effort of the last LP solve.
+    pub lp: LpStats,
+    /// Total LP time over all solves, in seconds.
+    pub lp_seconds: f64,
+    /// Training rows covered by no rule of the model.
+    pub uncovered_training_rows: usize,
+}
+
+/// A set of weighted rules predicting by the weighted vote of seed 001's
+/// eq. (2): a row gets the class with the largest total weight of the
+/// rules covering it; a row no rule covers gets the [`Fallback`] class.
+/// Rules are kept sorted by decreasing weight.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WeightedRuleModel {
+    features: Vec<Feature>,
+    class_names: Vec<String>,
+    n_classes: usize,
+    rules: Vec<ScoredRule>,
+    fallback: Fallback,
+    info: FitInfo,
+}
+
+impl WeightedRuleModel {
+    /// A model from rules (sorted here by decreasing weight, ties by
+    /// their given order). `n_classes` must exceed every class used.
+    pub fn new(
+        features: Vec<Feature>,
+        class_names: Vec<String>,
+        n_classes: usize,
+        mut rules: Vec<ScoredRule>,
+        fallback: Fallback,
+        info: FitInfo,
+    ) -> Result<Self> {
+        let too_big = |c: usize| c >= n_classes;
+        let bad_rule = rules.iter().position(|r| too_big(r.class));
+        let bad_fallback = match &fallback {
+            Fallback::Class(c) => too_big(*c),
+            Fallback::Partition { rules, default } => {
+                too_big(*default) || rules.iter().any(|(_, c)| too_big(*c))
+            }
+        };
+        if let Some(j) = bad_rule {
+            return Err(Error::Shape(format!(
+                "rule {j} votes for class {} but there are {n_classes} classes",
+                rules[j].class
+            )));
+        }
+        if bad_fallback {
+            return Err(Error::Shape(format!(
+                "the fallback uses a class ≥ {n_classes}"
+            )));
+        }
+        if let Some(j) = rules
+            .iter()
+            .position(|r| !(r.weight.is_finite() && r.weight >= 0.0))
+        {
+            return Err(Error::Shape(format!(
+                "rule {j} has weight {}; weights must be finite and ≥ 0",
+                rules[j].weight
+            )));
+        }
+        rules.sort_by(|a, b| b.weight.total_cmp(&a.weight));
+        Ok(WeightedRuleModel {
+            features,
+            class_names,
+            n_classes,
+            rules,
+            fallback,
+            info,
+        })
+    }
+
+    /// The rules, by decreasing weight.
+    pub fn rules(&self) -> &[ScoredRule] {
+        &self.rules
+    }
+
+    /// Number of classes predicted over.
+    pub fn n_classes(&self) -> usize {
+        self.n_classes
+    }
+
+    /// Feature descriptions the rules refer to.
+    pub fn features(&self) -> &[Feature] {
+        &self.features
+    }
+
+    /// The prediction for uncovered rows.
+    pub fn fallback(&self) -> &Fallback {
+        &self.fallback
+    }
+
+    /// Facts about the fit.
+    pub fn info(&self) -> &FitInfo {
+        &self.info
+    }
+
+    /// Complexity as seed 001 App. D counts it (after Dash et al.):
+    /// number of rules plus total number of conditions.
+    pub fn complexity(&self) -> usize {
+        self.rules.len()
+            + self
+                .rules
+                .iter()
+                .map(|r| rule_length(&r.rule))
+                .sum::<usize>()
+    }
+
+    /// The model restricted to rules with normalised weight ≥ `min_weight`
+    /// (RUG-T keeps `w ≥ 0.05`).
+    pub fn with_min_weight(&self, min_weight: f64) -> WeightedRuleModel {
+        let mut m = self.clone();
+        m.rules.retain(|r| r.weight >= min_weight);
+        m
+    }
+
+    fn check_data(&self, data: &Dataset) -> Result<()> {
+        if data.n_features() != self.features.len() {
+            return Err(Error::Shape(format!(
+                "the rules use {} features but the data has {}",
+                self.features.len(),
+                data.n_features()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Predicts with the `top` heaviest rules only (all with `None`), and
+    /// tells which rows no used rule covers. Probabilities are the class
+    /// shares of the covering weight; an uncovered row puts probability 1
+    /// on its fallback class.
+    pub fn predict_top(
+        &self,
+        data: &Dataset,
+        top: Option<usize>,
+    ) -> Result<(Predictions, Vec<bool>)> {
+        self.check_data(data)?;
+        let used = &self.rules[..top.unwrap_or(self.rules.len()).min(self.rules.len())];
+        let k = self.n_classes;
+        let mut row = vec![0.0; data.n_features()];
+        let mut proba = vec![0.0; data.n_rows() * k];
+        let mut missed = Vec::with_capacity(data.n_rows());
+        for (i, out) in proba.chunks_mut(k).enumerate() {
+            data.row_into(i, &mut row);
+            for r in used {
+                if r.rule.covers_row(&row) {
+                    out[r.class] += r.weight;
+                }
+            }
+            let total: f64 = out.iter().sum();
+            if total > 0.0 {
+                out.iter_mut().for_each(|p| *p /= total);
+                missed.push(false);
+            } else {
+                out.iter_mut().for_each(|p| *p = 0.0);
+                out[self.fallback.class_of(&row)] = 1.0;
+                missed.push(true);
+            }
+        }
+        Ok((
+            Predictions::Classes {
+                n_classes: k,
+                proba,
+            },
+            missed,
+        ))
+    }
+
+    /// Fraction of rows of `data` that no rule covers.
+    pub fn missed_fraction(&self, data: &Dataset) -> Result<f64> {
+        let (_, missed) = self.predict_top(data, None)?;
+        Ok(missed.iter().filter(|&&m| m).count() as f64 / missed.len().max(1) as f64)
+    }
+
+    /// The rules as an rc-core rule set (class outcomes, normalised weights).
+    pub fn rule_set(&self) -> RuleSet {
+        RuleSet {
+            features: self.features.clone(),
+            class_names: self.class_names.clone(),
+            rules: self
+                .rules
+                .iter()
+                .map(|r| WeightedRule {
+                    rule: r.rule.clone(),
+                    outcome: Outcome::Class(r.class),
+                    weight: r.weight,
+                })
+                .collect(),
+        }
+    }
+
+    fn class_name(&self, k: usize) -> String {
+        self.class_names
+            .get(k)
+            .cloned()
+            .unwrap_or_else(|| k.to_string())
+    }
+
+    /// The case-study view of seed 001 (§4.2, Fig. 2): rules by decreasing
+    /// weight with the accuracy on `data` of the top-m rules (uncovered
+    /// rows get the fallback) and the share of `data` they cover.
+    pub fn case_study(&self, data: &Dataset) -> Result<CaseStudy> {
+        self.check_data(data)?;
+        let labels = data.labels()?;
+        let n = data.n_rows();
+        let k = self.n_classes;
+        let mut row = vec![0.0; data.n_features()];
+        // Covering rules per rule (rows it covers), and fallback classes.
+        let mut covers: Vec<Vec<usize>> = vec![Vec::new(); self.rules.len()];
+        let mut fallback = Vec::with_capacity(n);
+        for i in 0..n {
+            data.row_into(i, &mut row);
+            for (j, r) in self.rules.iter().enumerate() {
+                if r.rule.covers_row(&row) {
+                    covers[j].push(i);
+                }
+            }
+            fallback.push(self.fallback.class_of(&row));
+        }
+        let mut sums = vec![0.0; n * k];
+        let mut pred: Vec<usize> = fallback.clone();
+        let mut correct = (0..n).filter(|&i| pred[i] == labels[i]).count();
+        let mut covered = vec![false; n];
+        let mut n_covered = 0;
+        let mut rows = Vec::with_capacity(self.rules.len());
+        for (j, r) in self.rules.iter().enumerate() {
+            for &i in &covers[j] {
+                sums[i * k + r.class] += r.weight;
+                if !covered[i] {
+                    covered[i] = true;
+                    n_covered += 1;
+                }
+                let p = argmax(&sums[i * k..(i + 1) * k]);
+                if p != pred[i] {
+                    correct =
+                        correct + usize::from(p == labels[i]) - usize::from(pred[i] == labels[i]);
+                    pred[i] = p;
+                }
+            }
+            rows.push(CaseStudyRow {
+                rank: j + 1,
+                rule: r.rule.display(&self.features).to_string(),
+                class: self.class_name(r.class),
+                weight: r.weight,
+                covers: covers[j].len(),
+                cumulative_accuracy: correct as f64 / n.max(1) as f64,
+                cumulative_coverage: n_covered as f64 / n.max(1) as f64,
+            });
+        }
+        Ok(CaseStudy { rows })
+    }
+}
+
+/// One line of a [`CaseStudy`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CaseStudyRow {
+    /// 1 for the heaviest rule.
+    pub rank: usize,
+    /// The rule's conditions with feature names.
+    pub rule: String,
+    /// The class it votes for.
+    pub class: String,
+    /// Normalised weight.
+    pub weight: f64,
+    /// Rows of the data it covers.
+    pub covers: usize,
+    /// Accuracy of the rules up to this one.
+    pub cumulative_accuracy: f64,
+    /// Share of rows covered by the rules up to this one.
+    pub cumulative_coverage: f64,
+}
+
+/// Rules by weight with cumulative accuracy and coverage (seed 001 Fig. 2).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CaseStudy {
+    /// One line per rule, heaviest first.
+    pub rows: Vec<CaseStudyRow>,
+}
+
+impl fmt::Display for CaseStudy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "rank  weight  cum.acc  cum.cov  rule")?;
+        for r in &self.rows {
+            writeln!(
+                f,
+                "R{:<4} {:.4}  {:.4}   {:5.1}%   if {} then {}",
+                r.rank,
+                r.weight,
+                r.cumulative_accuracy,
+                100.0 * r.cumulative_coverage,
+                r.rule,
+                r.class
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for WeightedRuleModel {
+    /// One line per rule, heaviest first:
+    /// `R1 (w=1.0000) if bmi > 29.1 and age > 52.5 then class ill`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (j, r) in self.rules.iter().enumerate() {
+            writeln!(
+                f,
+                "R{} (w={:.4}) if {} then class {}",
+                j + 1,
+                r.weight,
+                r.rule.display(&self.features),
+                self.class_name(r.class)
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl Predict for WeightedRuleModel {
+    type Error = Error;
+
+    fn predict(&self, data: &Dataset) -> Result<Predictions> {
+        Ok(self.predict_top(data, None)?.0)
+    }
+}
+
+impl RuleModel for WeightedRuleModel {
+    fn n_rules(&self) -> usize {
+        self.rules.len()
+    }
+
+    /// Conditions per rule after merging those on the same feature (the
+    /// authors' `Rule.length()`: distinct features).
+    fn rule_lengths(&self) -> Vec<usize> {
+        self.rules.iter().map(|r| rule_length(&r.rule)).collect()
+    }
+
+    fn render_rules(&self) -> String {
+        self.to_string()
+    }
+}

@@ -1,0 +1,583 @@
+//! The feature binarizer of the paper (Sec. 2, 5): numeric features become
+//! `x <= t` / `x > t` at sample quantiles (deciles by default),
+//! categorical features `x == v` / `x != v`, missing values an explicit
+//! indicator; numeric features are also standardised for the linear terms
+//! of the "N" variants.
+//!
+//! Thresholds follow AIX360's `FeatureBinarizer`: the quantiles at
+//! probabilities `k / (m + 1)`, `k = 1..m` (`m = n_thresholds`), with
+//! linear interpolation between order statistics (NumPy's and pandas'
+//! default), missing values ignored, duplicates dropped. A column with at
+//! most `m + 1` distinct values uses every distinct value but the largest.
+//! A threshold at the column's maximum would make `x <= t` true on every
+//! non-missing row and is dropped too.
+//!
+//! Columns are kept or dropped as follows (reported by
+//! [`Binarizer::dropped`]): a constant column without missing values and a
+//! column with every value missing give no literal; a constant column with
+//! some missing values keeps only its missing-value indicator. A
+//! categorical column with exactly two levels present (and no missing
+//! value) gives one literal `== v` and its negation, as the two `==`
+//! literals would be complements.
+
+use serde::{Deserialize, Serialize};
+
+use rc_core::{Dataset, Feature, FeatureKind};
+
+use crate::bits::Bits;
+use crate::error::{invalid, Error, Result};
+use crate::literal::{Literal, LiteralOp};
+
+/// How to binarize features.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BinarizerParams {
+    /// Number of quantile thresholds per numeric feature (9: deciles).
+    pub n_thresholds: usize,
+    /// Also make the negations (`>`, `!=`, `is not missing`) of every
+    /// literal (true). Column generation needs them; LR1 drops them.
+    pub negations: bool,
+}
+
+impl Default for BinarizerParams {
+    fn default() -> Self {
+        BinarizerParams {
+            n_thresholds: 9,
+            negations: true,
+        }
+    }
+}
+
+impl BinarizerParams {
+    /// Sets the number of quantile thresholds per numeric feature (≥ 1).
+    pub fn n_thresholds(mut self, m: usize) -> Self {
+        self.n_thresholds = m;
+        self
+    }
+
+    /// Sets whether negated literals are made.
+    pub fn negations(mut self, on: bool) -> Self {
+        self.negations = on;
+        self
+    }
+
+    /// Checks the parameters.
+    pub fn validate(&self) -> Result<()> {
+        if self.n_thresholds == 0 {
+            return Err(invalid(
+                "n_thresholds",
+                0,
+                "at least one threshold per numeric feature is needed",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Fits a binarizer to the rows of `data`.
+    pub fn fit(&self, data: &Dataset) -> Result<Binarizer> {
+        Binarizer::fit(self, data)
+    }
+}
+
+/// Why the binarizer dropped a feature.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DropReason {
+    /// Every value is missing.
+    AllMissing,
+    /// A single value and no missing value.
+    Constant,
+}
+
+/// Mean and standard deviation of a numeric feature (population
+/// standard deviation, as scikit-learn's `StandardScaler`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Standardizer {
+    /// Column of the raw data.
+    pub feature: usize,
+    /// Mean of the non-missing training values.
+    pub mean: f64,
+    /// Their standard deviation (> 0).
+    pub std: f64,
+}
+
+impl Standardizer {
+    /// `(x − mean) / std`, with 0 for a missing value (AIX360's choice).
+    #[inline]
+    pub fn apply(&self, x: f64) -> f64 {
+        if x.is_nan() {
+            0.0
+        } else {
+            (x - self.mean) / self.std
+        }
+    }
+}
+
+/// A fitted binarizer: the literals of every feature.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Binarizer {
+    features: Vec<Feature>,
+    literals: Vec<Literal>,
+    primary: Vec<bool>,
+    thresholds: Vec<Vec<f64>>,
+    standardizers: Vec<Standardizer>,
+    dropped: Vec<(String, DropReason)>,
+}
+
+/// The binarized training rows: one bitset of covered rows per literal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BinaryMatrix {
+    n_rows: usize,
+    columns: Vec<Bits>,
+}
+
+impl BinaryMatrix {
+    /// Number of rows.
+    pub fn n_rows(&self) -> usize {
+        self.n_rows
+    }
+
+    /// Number of literals (columns).
+    pub fn n_columns(&self) -> usize {
+        self.columns.len()
+    }
+
+    /// The rows where literal `j` holds, in increasing order.
+    pub fn rows(&self, j: usize) -> Vec<usize> {
+        self.columns[j].iter().collect()
+    }
+
+    /// Number of rows where literal `j` holds.
+    pub fn count(&self, j: usize) -> usize {
+        self.columns[j].count()
+    }
+
+    pub(crate) fn bits(&self, j: usize) -> &Bits {
+        &self.columns[j]
+    }
+
+    /// Whether literal `j` holds on row `i`.
+    pub fn get(&self, i: usize, j: usize) -> bool {
+        self.columns[j].contains(i)
+    }
+}
+
+/// The `q`-quantile of sorted values with linear interpolation between
+/// order statistics (NumPy's default `method="linear"`).
+pub fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
+    let n = sorted.len();
+    if n == 0 {
+        return f64::NAN;
+    }
+    let h = (n - 1) as f64 * q;
+    let lo = h.floor() as usize;
+    let hi = (lo + 1).min(n - 1);
+    let frac = h - lo as f64;
+    if frac == 0.0 {
+        sorted[lo]
+    } else {
+        sorted[lo] + frac * (sorted[hi] - sorted[lo])
+    }
+}
+
+/// The thresholds of a numeric column (non-missing values, any order):
+/// see the module documentation.
+pub fn numeric_thresholds(values: &[f64], m: usize) -> Vec<f64> {
+    let mut sorted: Vec<f64> = values.iter().copied().filter(|v| !v.is_nan()).collect();
+    sorted.sort_by(f64::total_cmp);
+    let mut uniq = sorted.clone();
+    uniq.dedup();
+    if uniq.len() <= 1 {
+        return Vec::new();
+    }
+    let max = uniq[uniq.len() - 1];
+    if uniq.len() <= m + 1 {
+        uniq.pop();
+        return uniq;
+    }
+    let mut t: Vec<f64> = (1..=m)
+        .map(|k| quantile_sorted(&sorted, k as f64 / (m + 1) as f64))
+        .collect();
+    t.dedup();
+    t.retain(|&v| v < max);
+    t
+}
+
+impl Binarizer {
+    /// Fits the literals of every feature of `data` (see the module
+    /// documentation).
+    pub fn fit(params: &BinarizerParams, data: &Dataset) -> Result<Binarizer> {
+        params.validate()?;
+        if data.n_rows() == 0 {
+            return Err(Error::EmptyData {
+                dataset: data.name().to_string(),
+            });
+        }
+        let mut b = Binarizer {
+            features: data.features().to_vec(),
+            literals: Vec::new(),
+            primary: Vec::new(),
+            thresholds: vec![Vec::new(); data.n_features()],
+            standardizers: Vec::new(),
+            dropped: Vec::new(),
+        };
+        for (j, feat) in data.features().iter().enumerate() {
+            let col = data.column(j);
+            check_finite(feat, &col)?;
+            let n_missing = col.iter().filter(|v| v.is_nan()).count();
+            if n_missing == col.len() {
+                b.dropped.push((feat.name.clone(), DropReason::AllMissing));
+                continue;
+            }
+            let before = b.literals.len();
+            match &feat.kind {
+                FeatureKind::Categorical { levels } => {
+                    let mut present = vec![false; levels.len()];
+                    for &v in col.iter().filter(|v| !v.is_nan()) {
+                        if let Some(p) = present.get_mut(v as usize) {
+                            *p = true;
+                        }
+                    }
+                    let codes: Vec<usize> = (0..levels.len()).filter(|&c| present[c]).collect();
+                    if codes.len() == 2 && n_missing == 0 {
+                        b.push_pair(params, Literal::new(j, LiteralOp::Eq, codes[1] as f64));
+                    } else if codes.len() >= 2 {
+                        for &c in &codes {
+                            b.push_pair(params, Literal::new(j, LiteralOp::Eq, c as f64));
+                        }
+                    }
+                }
+                FeatureKind::Numeric | FeatureKind::Indicator { .. } => {
+                    let t = numeric_thresholds(&col, params.n_thresholds);
+                    for &v in &t {
+                        b.push(Literal::new(j, LiteralOp::Le, v), true);
+                    }
+                    if params.negations {
+                        for &v in &t {
+                            b.push(Literal::new(j, LiteralOp::Gt, v), false);
+                        }
+                    }
+                    if !t.is_empty() && matches!(feat.kind, FeatureKind::Numeric) {
+                        let vals: Vec<f64> = col.iter().copied().filter(|v| !v.is_nan()).collect();
+                        let mean = vals.iter().sum::<f64>() / vals.len() as f64;
+                        let var = vals.iter().map(|v| (v - mean).powi(2)).sum::<f64>()
+                            / vals.len() as f64;
+                        if var > 0.0 {
+                            b.standardizers.push(Standardizer {
+                                feature: j,
+                                mean,
+                                std: var.sqrt(),
+                            });
+                        }
+                    }
+                    b.thresholds[j] = t;
+                }
+            }
+            if n_missing > 0 {
+                b.push_pair(params, Literal::new(j, LiteralOp::Missing, 0.0));
+            }
+            if b.literals.len() == before {
+                b.dropped.push((feat.name.clone(), DropReason::Constant));
+            }
+        }
+        if b.literals.is_empty() {
+            let dropped: Vec<String> = b
+                .dropped
+                .iter()
+                .map(|(f, r)| format!("'{f}' {r:?}"))
+                .collect();
+            return Err(Error::NoUsableFeatures {
+                dataset: data.name().to_string(),
+                dropped: dropped.join(", "),
+            });
+        }
+        Ok(b)
+    }
+
+    fn push(&mut self, l: Literal, primary: bool) {
+        self.literals.push(l);
+        self.primary.push(primary);
+    }
+
+    fn push_pair(&mut self, params: &BinarizerParams, l: Literal) {
+        self.push(l, true);
+        if params.negations {
+            self.push(l.complement(), false);
+        }
+    }
+
+    /// The raw features the binarizer was fitted on.
+    pub fn features(&self) -> &[Feature] {
+        &self.features
+    }
+
+    /// Every literal, feature by feature.
+    pub fn literals(&self) -> &[Literal] {
+        &self.literals
+    }
+
+    /// Whether literal `j` is the kept member of its complementary pair
+    /// (`<=`, `==`, `is missing`), i.e. one of LR1's singleton rules.
+    pub fn is_primary(&self, j: usize) -> bool {
+        self.primary[j]
+    }
+
+    /// Indices of the primary literals (LR1's columns).
+    pub fn primary_literals(&self) -> Vec<usize> {
+        (0..self.literals.len())
+            .filter(|&j| self.primary[j])
+            .collect()
+    }
+
+    /// The thresholds of feature `j` (empty for categorical features).
+    pub fn thresholds(&self, j: usize) -> &[f64] {
+        &self.thresholds[j]
+    }
+
+    /// Standardizers of the numeric features with positive variance (the
+    /// linear terms of the "N" variants).
+    pub fn standardizers(&self) -> &[Standardizer] {
+        &self.standardizers
+    }
+
+    /// Features that produced no literal, and why.
+    pub fn dropped(&self) -> &[(String, DropReason)] {
+        &self.dropped
+    }
+
+    /// Checks that `data` has the training features (count and names).
+    pub fn check_features(&self, data: &Dataset) -> Result<()> {
+        if data.n_features() != self.features.len() {
+            return Err(Error::Shape(format!(
+                "the model was fitted on {} features but data set '{}' has {}",
+                self.features.len(),
+                data.name(),
+                data.n_features()
+            )));
+        }
+        for (a, b) in self.features.iter().zip(data.features()) {
+            if a.name != b.name {
+                return Err(Error::Shape(format!(
+                    "feature '{}' of the training data is '{}' in data set '{}'",
+                    a.name,
+                    b.name,
+                    data.name()
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The rows of `data` as a numeric data set of 0/1 columns, one per
+    /// primary literal (named by the literal, e.g. `age <= 37`), with the
+    /// same target: the input of tree learners that should split at the
+    /// binarizer's thresholds (RuleFit, the GBT baseline), as the paper
+    /// does "to control for discretization".
+    pub fn indicator_dataset(&self, data: &Dataset) -> Result<Dataset> {
+        let m = self.transform(data)?;
+        let mut features = Vec::new();
+        let mut columns = Vec::new();
+        for j in self.primary_literals() {
+            features.push(Feature::numeric(
+                self.literals[j].display(&self.features).to_string(),
+            ));
+            let mut col = vec![0.0; m.n_rows()];
+            for i in m.bits(j).iter() {
+                col[i] = 1.0;
+            }
+            columns.push(col);
+        }
+        Ok(Dataset::new(
+            data.name(),
+            features,
+            columns,
+            data.target_view(),
+        )?)
+    }
+
+    /// The binarized rows of `data`: one bitset per literal.
+    pub fn transform(&self, data: &Dataset) -> Result<BinaryMatrix> {
+        self.check_features(data)?;
+        let n = data.n_rows();
+        let mut columns = Vec::with_capacity(self.literals.len());
+        let mut cache: Option<(usize, Vec<f64>)> = None;
+        for l in &self.literals {
+            if cache.as_ref().is_none_or(|(f, _)| *f != l.feature) {
+                let col = data.column(l.feature).into_owned();
+                check_finite(&self.features[l.feature], &col)?;
+                cache = Some((l.feature, col));
+            }
+            let col = cache.as_ref().map(|(_, c)| c.as_slice()).unwrap_or(&[]);
+            let mut set = Bits::new(n);
+            for (i, &x) in col.iter().enumerate() {
+                if l.holds(x) {
+                    set.insert(i);
+                }
+            }
+            columns.push(set);
+        }
+        Ok(BinaryMatrix { n_rows: n, columns })
+    }
+}
+
+fn check_finite(feat: &Feature, col: &[f64]) -> Result<()> {
+    if let Some((row, &value)) = col.iter().enumerate().find(|(_, v)| v.is_infinite()) {
+        return Err(Error::NonFiniteFeature {
+            feature: feat.name.clone(),
+            row,
+            value,
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rc_core::Target;
+
+    fn data(cols: Vec<Vec<f64>>, features: Vec<Feature>) -> Dataset {
+        let n = cols[0].len();
+        Dataset::new(
+            "t",
+            features,
+            cols,
+            Target::Classes {
+                labels: (0..n).map(|i| i % 2).collect(),
+                names: vec!["a".into(), "b".into()],
+            },
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn deciles_of_one_to_twenty_one() {
+        // 21 values 0..=20: the k/10 quantile sits exactly on 2k.
+        let v: Vec<f64> = (0..=20).map(f64::from).collect();
+        let t = numeric_thresholds(&v, 9);
+        assert_eq!(t, vec![2.0, 4.0, 6.0, 8.0, 10.0, 12.0, 14.0, 16.0, 18.0]);
+    }
+
+    #[test]
+    fn deciles_interpolate_like_numpy() {
+        // np.quantile([1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 3], q)
+        let v = [
+            1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0, 1024.0, 3.0,
+        ];
+        let t = numeric_thresholds(&v, 9);
+        // Sorted: 1 2 3 4 8 16 32 64 128 256 512 1024; h = 11k/10.
+        let sorted = [
+            1.0, 2.0, 3.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0, 1024.0,
+        ];
+        let expect: Vec<f64> = (1..=9)
+            .map(|k| {
+                let h = 11.0 * k as f64 / 10.0;
+                let lo = h.floor() as usize;
+                sorted[lo] + (h - lo as f64) * (sorted[lo + 1] - sorted[lo])
+            })
+            .collect();
+        assert_eq!(t.len(), 9);
+        for (a, b) in t.iter().zip(&expect) {
+            assert!((a - b).abs() < 1e-12, "{a} vs {b}");
+        }
+        // By hand: q = 0.1 → h = 1.1 → 2 + 0.1·(3 − 2) = 2.1.
+        assert!((t[0] - 2.1).abs() < 1e-12);
+        // q = 0.5 → h = 5.5 → 16 + 0.5·16 = 24.
+        assert!((t[4] - 24.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn duplicate_quantiles_and_the_maximum_are_dropped() {
+        // 60% zeros: the first five deciles coincide at 0.
+        let mut v = vec![0.0; 12];
+        v.extend((1..=8).map(f64::from));
+        let t = numeric_thresholds(&v, 9);
+        assert_eq!(t[0], 0.0);
+        assert!(t.windows(2).all(|w| w[0] < w[1]));
+        assert!(t.iter().all(|&x| x < 8.0));
+        // Few values: the distinct values but the largest.
+        assert_eq!(numeric_thresholds(&[3.0, 1.0, 2.0, 1.0], 9), vec![1.0, 2.0]);
+        assert!(numeric_thresholds(&[5.0, 5.0], 9).is_empty());
+        assert_eq!(numeric_thresholds(&[5.0, f64::NAN, 7.0], 9), vec![5.0]);
+    }
+
+    #[test]
+    fn literals_columns_and_drops() {
+        let nan = f64::NAN;
+        let d = data(
+            vec![
+                vec![1.0, 2.0, 3.0, nan], // numeric with a missing value
+                vec![0.0, 1.0, 2.0, 1.0], // categorical, 3 levels
+                vec![7.0, 7.0, 7.0, 7.0], // constant
+                vec![nan, nan, nan, nan], // all missing
+                vec![0.0, 1.0, 0.0, 1.0], // categorical, 2 levels
+            ],
+            vec![
+                Feature::numeric("x"),
+                Feature::categorical("c", vec!["r".into(), "g".into(), "b".into()]),
+                Feature::numeric("k"),
+                Feature::numeric("m"),
+                Feature::categorical("s", vec!["f".into(), "m".into()]),
+            ],
+        );
+        let b = BinarizerParams::default().fit(&d).unwrap();
+        let names: Vec<String> = b
+            .literals()
+            .iter()
+            .map(|l| l.display(b.features()).to_string())
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                "x <= 1",
+                "x <= 2",
+                "x > 1",
+                "x > 2",
+                "x is missing",
+                "x is not missing",
+                "c == r",
+                "c != r",
+                "c == g",
+                "c != g",
+                "c == b",
+                "c != b",
+                "s == m",
+                "s != m",
+            ]
+        );
+        assert_eq!(
+            b.dropped(),
+            &[
+                ("k".to_string(), DropReason::Constant),
+                ("m".to_string(), DropReason::AllMissing)
+            ]
+        );
+        let m = b.transform(&d).unwrap();
+        // "x > 2" holds on row 2 only; the missing row satisfies neither side.
+        assert_eq!(m.rows(3), vec![2]);
+        assert_eq!(m.rows(0), vec![0]);
+        assert_eq!(m.rows(4), vec![3]);
+        assert_eq!(b.primary_literals(), vec![0, 1, 4, 6, 8, 10, 12]);
+        assert_eq!(b.standardizers().len(), 1);
+        let s = b.standardizers()[0];
+        assert!((s.mean - 2.0).abs() < 1e-12);
+        assert!((s.std - (2.0f64 / 3.0).sqrt()).abs() < 1e-12);
+        assert_eq!(s.apply(nan), 0.0);
+    }
+
+    #[test]
+    fn bad_columns_give_typed_errors() {
+        let d = data(vec![vec![1.0, f64::INFINITY]], vec![Feature::numeric("x")]);
+        assert!(matches!(
+            BinarizerParams::default().fit(&d),
+            Err(Error::NonFiniteFeature { row: 1, .. })
+        ));
+        let d = data(vec![vec![1.0, 1.0]], vec![Feature::numeric("x")]);
+        assert!(matches!(
+            BinarizerParams::default().fit(&d),
+            Err(Error::NoUsableFeatures { .. })
+        ));
+        assert!(BinarizerParams::default()
+            .n_thresholds(0)
+            .validate()
+            .is_err());
+    }
+}

@@ -1,0 +1,99 @@
+//! Learns RFGB (or bagging) on one fold of a BoostSRL data set and prints
+//! the test metrics and timings — the command used for the side-by-side
+//! comparison with BoostSRL in docs/PERFORMANCE.md.
+//!
+//! ```text
+//! cargo run --release -p rc-logic --example boost_fold -- \
+//!     ../shared/datasets/relational/uwcse/uwcse fold1 advisedby [--bagging] [--trees N] [--seed S] [--print]
+//! ```
+//! The dataset directory holds `background.txt` and `<fold>/{train,test}`;
+//! pass `-` as the fold for data sets without folds. For cora's extra
+//! targets the modes `samebib(+paper,+paper).` etc. are added.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use rc_logic::metrics::scores;
+use rc_logic::{BaggingParams, BoostParams, Problem};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.len() < 3 {
+        return Err("usage: boost_fold DATASET_DIR FOLD|- TARGET [--bagging] [--trees N] [--seed S] [--print]".into());
+    }
+    let dir = PathBuf::from(&args[0]);
+    let fold = &args[1];
+    let target = &args[2];
+    let bagging = args.iter().any(|a| a == "--bagging");
+    let print = args.iter().any(|a| a == "--print");
+    let get = |flag: &str| {
+        args.iter()
+            .position(|a| a == flag)
+            .and_then(|i| args.get(i + 1))
+            .and_then(|v| v.parse::<u64>().ok())
+    };
+    let trees = get("--trees").unwrap_or(20) as usize;
+    let seed = get("--seed").unwrap_or(25);
+    let base = if fold == "-" {
+        dir.clone()
+    } else {
+        dir.join(fold)
+    };
+    let extra = [
+        "samebib(+paper,+paper).",
+        "sametitle(+title,+title).",
+        "samevenue(+venue,+venue).",
+    ];
+    let extra: Vec<&str> = if dir.to_string_lossy().contains("cora") {
+        extra.to_vec()
+    } else {
+        Vec::new()
+    };
+    let t0 = Instant::now();
+    let problem = Problem::load(
+        &dir.join("background.txt"),
+        target,
+        &base.join("train"),
+        Some(&base.join("test")),
+        &extra,
+    )?;
+    let load_s = t0.elapsed().as_secs_f64();
+    let t1 = Instant::now();
+    let model = if bagging {
+        BaggingParams::default()
+            .n_trees(trees)
+            .seed(seed)
+            .fit(&problem)?
+    } else {
+        BoostParams::default()
+            .n_trees(trees)
+            .seed(seed)
+            .fit(&problem)?
+    };
+    let learn_s = t1.elapsed().as_secs_f64();
+    let test = problem.test.as_ref().ok_or("no test split")?;
+    let t2 = Instant::now();
+    let p = model.predict_proba(test);
+    let infer_s = t2.elapsed().as_secs_f64();
+    let s = scores(&test.examples.labels01(), &p)?;
+    if print {
+        println!("{}", model.render());
+    }
+    println!(
+        "{target} {fold}: train {} ex ({} pos), test {} ex ({} pos); load {load_s:.2}s learn {learn_s:.2}s infer {infer_s:.2}s; paths {} depth {}",
+        problem.train.examples.len(),
+        problem.train.examples.n_pos(),
+        test.examples.len(),
+        test.examples.n_pos(),
+        model.n_paths(),
+        model.max_depth()
+    );
+    println!(
+        "AUC-ROC {:.6}  AUC-PR(DG) {:.6}  AUC-PR(trapz) {:.6}  CLL {:.6}",
+        s.auc_roc.unwrap_or(f64::NAN),
+        s.auc_pr.unwrap_or(f64::NAN),
+        s.auc_pr_trapezoid.unwrap_or(f64::NAN),
+        s.cll
+    );
+    Ok(())
+}

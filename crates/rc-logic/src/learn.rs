@@ -1,0 +1,641 @@
+//! The relational regression tree learner (TILDE / RFGB style, with the
+//! search BoostSRL uses inside a node).
+//!
+//! At a node, every refinement of the path's positive literals (one
+//! literal from the mode declarations, constants taken from the data) is
+//! scored by the weighted squared error of the two branches it makes,
+//! `Σ_true w(y − ȳ_true)² + Σ_false w(y − ȳ_false)²`, plus a tiny length
+//! penalty. Then the best candidates are *expanded* best-first — each
+//! extended by one more literal — until `max_expansions` candidates have
+//! been expanded (the first expansion is the empty test), so a node test
+//! is a conjunction of up to `max_node_literals` literals (look-ahead: a
+//! literal that splits nothing on its own, like `publication(C, A)`, can
+//! still be completed by `publication(C, B)`). The best test overall wins;
+//! ties keep the first found.
+//!
+//! Nodes are grown breadth first. A node becomes a leaf when it is at
+//! `max_depth`, when its weight is below `min_split`, when the variance of
+//! its targets is below `min_variance`, when the tree already has
+//! `max_leaves` leaves, or when no test covers at least `min_cover` weight
+//! while leaving some weight on the false branch. A leaf holds the
+//! weighted mean of its targets.
+
+use std::collections::VecDeque;
+
+use rayon::prelude::*;
+use rc_core::rng::derive_seed;
+use rc_core::Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::coverage::{Query, Scratch, UNBOUND};
+use crate::data::Examples;
+use crate::error::{Error, Result};
+use crate::facts::FactStore;
+use crate::refine::{refinements, LanguageBias, Refinement};
+use crate::symbols::{FxHashMap, Sym};
+use crate::term::{Atom, Term};
+use crate::tree::{check_literals, Node, RelTree};
+
+/// Parameters of the tree learner. Defaults follow BoostSRL's boosted
+/// trees (`maxTreeDepth=3`, `nodeSize=2`, `maxNodesToConsider=10`,
+/// `numOfClauses=100`, `minPosCoverage=3`, leaf variance 0.0025).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TreeParams {
+    /// Maximum number of test levels (BoostSRL `maxTreeDepth`, default 3).
+    pub max_depth: usize,
+    /// Maximum literals in one node test (BoostSRL `nodeSize`, default 2).
+    pub max_node_literals: usize,
+    /// Candidates expanded per node search, the empty test included
+    /// (BoostSRL `maxNodesToConsider`, default 10).
+    pub max_expansions: usize,
+    /// Maximum leaves (= clauses) per tree (BoostSRL `numOfClauses`,
+    /// default 100).
+    pub max_leaves: usize,
+    /// Least weight a test must send to its true branch (BoostSRL
+    /// `minPosCoverage`, default 3).
+    pub min_cover: f64,
+    /// Least weight a node needs to be split (BoostSRL: 2.1 ×
+    /// `minPosCoverage` = 6.3).
+    pub min_split: f64,
+    /// A node whose target variance is below this becomes a leaf
+    /// (default 0.0025).
+    pub min_variance: f64,
+    /// Most distinct constants tried for one `#` argument at a node
+    /// (default 10 000).
+    pub max_constants: usize,
+    /// Score penalty per test literal, so that shorter tests win ties
+    /// (default 1e-6).
+    pub length_penalty: f64,
+    /// Seed examples per node search, as BoostSRL's ILP search (Aleph's
+    /// "positive seeds"): this many random examples of the node are drawn;
+    /// constants for `#` arguments are taken from them only, and a test
+    /// must cover at least one of them. `None` searches exhaustively (all
+    /// constants, no seed condition). Default `Some(10)`.
+    pub n_seeds: Option<usize>,
+}
+
+impl Default for TreeParams {
+    fn default() -> Self {
+        TreeParams {
+            max_depth: 3,
+            max_node_literals: 2,
+            max_expansions: 10,
+            max_leaves: 100,
+            min_cover: 3.0,
+            min_split: 6.3,
+            min_variance: 0.0025,
+            max_constants: 10_000,
+            length_penalty: 1e-6,
+            n_seeds: Some(10),
+        }
+    }
+}
+
+impl TreeParams {
+    /// Sets [`TreeParams::max_depth`].
+    pub fn max_depth(mut self, d: usize) -> Self {
+        self.max_depth = d;
+        self
+    }
+    /// Sets [`TreeParams::max_node_literals`].
+    pub fn max_node_literals(mut self, n: usize) -> Self {
+        self.max_node_literals = n;
+        self
+    }
+    /// Sets [`TreeParams::max_expansions`].
+    pub fn max_expansions(mut self, n: usize) -> Self {
+        self.max_expansions = n;
+        self
+    }
+    /// Sets [`TreeParams::max_leaves`].
+    pub fn max_leaves(mut self, n: usize) -> Self {
+        self.max_leaves = n;
+        self
+    }
+    /// Sets [`TreeParams::min_cover`].
+    pub fn min_cover(mut self, w: f64) -> Self {
+        self.min_cover = w;
+        self
+    }
+    /// Sets [`TreeParams::min_split`].
+    pub fn min_split(mut self, w: f64) -> Self {
+        self.min_split = w;
+        self
+    }
+    /// Sets [`TreeParams::n_seeds`].
+    pub fn n_seeds(mut self, n: Option<usize>) -> Self {
+        self.n_seeds = n;
+        self
+    }
+    /// Sets [`TreeParams::min_variance`].
+    pub fn min_variance(mut self, v: f64) -> Self {
+        self.min_variance = v;
+        self
+    }
+
+    /// Checks the ranges.
+    pub fn validate(&self) -> Result<()> {
+        if self.max_node_literals == 0 {
+            return Err(Error::param(
+                "max_node_literals",
+                self.max_node_literals,
+                "must be at least 1",
+            ));
+        }
+        if self.max_expansions == 0 {
+            return Err(Error::param(
+                "max_expansions",
+                self.max_expansions,
+                "must be at least 1",
+            ));
+        }
+        if self.max_leaves == 0 {
+            return Err(Error::param(
+                "max_leaves",
+                self.max_leaves,
+                "must be at least 1",
+            ));
+        }
+        for (name, v) in [
+            ("min_cover", self.min_cover),
+            ("min_split", self.min_split),
+            ("min_variance", self.min_variance),
+            ("length_penalty", self.length_penalty),
+        ] {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(Error::param(name, v, "must be finite and >= 0"));
+            }
+        }
+        if self.n_seeds == Some(0) {
+            return Err(Error::param(
+                "n_seeds",
+                0,
+                "must be at least 1 (or None for an exhaustive search)",
+            ));
+        }
+        if self.max_constants == 0 {
+            return Err(Error::param(
+                "max_constants",
+                self.max_constants,
+                "must be at least 1",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// What a tree is fitted to: examples (rows of an [`Examples`] set, with
+/// repeats allowed), a regression target and a weight per row.
+#[derive(Debug, Clone)]
+pub struct TrainingSet<'a> {
+    /// The facts.
+    pub store: &'a FactStore,
+    /// The example pool.
+    pub examples: &'a Examples,
+    /// Which examples are used (indices into `examples`).
+    pub rows: Vec<usize>,
+    /// Regression target per row.
+    pub y: Vec<f64>,
+    /// Weight per row.
+    pub w: Vec<f64>,
+    /// Seed of the random choices (seed examples of each node).
+    pub seed: u64,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Sums {
+    w: f64,
+    s: f64,
+    q: f64,
+}
+
+impl Sums {
+    fn sse(&self) -> f64 {
+        if self.w <= 0.0 {
+            0.0
+        } else {
+            (self.q - self.s * self.s / self.w).max(0.0)
+        }
+    }
+}
+
+/// A candidate node test with its true branch.
+#[derive(Debug, Clone)]
+struct Cand {
+    lits: Vec<Atom>,
+    new_vars: Vec<(u32, Sym)>,
+    covered: Vec<u32>,
+    score: f64,
+    /// Splits the node (both branches non-trivial).
+    valid: bool,
+    /// Can be extended (covers at least `min_cover`).
+    expandable: bool,
+}
+
+struct Learner<'a> {
+    p: &'a TreeParams,
+    bias: &'a LanguageBias,
+    store: &'a FactStore,
+    args: Vec<&'a [u32]>,
+    y: &'a [f64],
+    w: &'a [f64],
+    n_head: usize,
+}
+
+impl Learner<'_> {
+    fn sums(&self, rows: &[u32]) -> Sums {
+        let mut s = Sums::default();
+        for &r in rows {
+            let (w, y) = (self.w[r as usize], self.y[r as usize]);
+            s.w += w;
+            s.s += w * y;
+            s.q += w * y * y;
+        }
+        s
+    }
+
+    fn score(
+        &self,
+        covered: &[u32],
+        total: &Sums,
+        n_lits: usize,
+        seeds: Option<&[u32]>,
+    ) -> (f64, bool, bool) {
+        let t = self.sums(covered);
+        let on_seed = seeds.is_none_or(|s| s.iter().any(|r| covered.binary_search(r).is_ok()));
+        let f = Sums {
+            w: total.w - t.w,
+            s: total.s - t.s,
+            q: total.q - t.q,
+        };
+        let expandable = on_seed && t.w >= self.p.min_cover;
+        let valid = expandable && f.w > 1e-9 * total.w.max(1.0);
+        let sse = t.sse() + f.sse() + self.p.length_penalty * n_lits as f64;
+        (sse, valid, expandable)
+    }
+
+    /// Evaluates refinement `r` added to `prefix` (the test so far) below
+    /// `path`, on `rows` (all of which satisfy `path ∧ prefix`).
+    #[allow(clippy::too_many_arguments)]
+    fn evaluate(
+        &self,
+        path: &[Atom],
+        prefix: &[Atom],
+        prefix_vars: &[(u32, Sym)],
+        r: &Refinement,
+        rows: &[u32],
+        total: &Sums,
+        seeds: Option<&[u32]>,
+    ) -> Vec<Cand> {
+        let mut context: Vec<Atom> = path.to_vec();
+        context.extend(prefix.iter().cloned());
+        let check = check_literals(&context, std::slice::from_ref(&r.atom), self.n_head);
+        let q = Query::with_head(check, self.n_head);
+        let mut bind = vec![UNBOUND; q.n_vars().max(self.n_head)];
+        let mut scratch = Scratch::new();
+        let make = |atom: Atom, covered: Vec<u32>| {
+            let mut lits = prefix.to_vec();
+            lits.push(atom);
+            let (score, valid, expandable) = self.score(&covered, total, lits.len(), seeds);
+            let mut new_vars = prefix_vars.to_vec();
+            new_vars.extend(r.new_vars.iter().copied());
+            Cand {
+                lits,
+                new_vars,
+                covered,
+                score,
+                valid,
+                expandable,
+            }
+        };
+        if r.slots.is_empty() {
+            let mut covered = Vec::new();
+            for &row in rows {
+                let a = self.args[row as usize];
+                bind[..a.len()].copy_from_slice(a);
+                if q.holds(self.store, &mut bind, &mut scratch) {
+                    covered.push(row);
+                }
+            }
+            return vec![make(r.atom.clone(), covered)];
+        }
+        let slots: Vec<u32> = r.slots.iter().map(|&(v, _)| v).collect();
+        let mut keys: Vec<Vec<u32>> = Vec::new();
+        let mut cover: Vec<Vec<u32>> = Vec::new();
+        let mut index: FxHashMap<Vec<u32>, usize> = FxHashMap::default();
+        // With seeds, the constants are those the seed examples offer
+        // (their "bottom clause"); other constants are never candidates.
+        let allowed: Option<std::collections::HashSet<Vec<u32>>> = seeds.map(|s| {
+            let mut set = std::collections::HashSet::new();
+            for &row in s {
+                if rows.binary_search(&row).is_err() {
+                    continue;
+                }
+                let a = self.args[row as usize];
+                bind[..a.len()].copy_from_slice(a);
+                set.extend(q.distinct_values(
+                    self.store,
+                    &mut bind,
+                    &slots,
+                    self.p.max_constants,
+                    &mut scratch,
+                ));
+            }
+            set
+        });
+        if allowed.as_ref().is_some_and(|a| a.is_empty()) {
+            return Vec::new();
+        }
+        for &row in rows {
+            let a = self.args[row as usize];
+            bind[..a.len()].copy_from_slice(a);
+            for key in q.distinct_values(
+                self.store,
+                &mut bind,
+                &slots,
+                self.p.max_constants,
+                &mut scratch,
+            ) {
+                if allowed.as_ref().is_some_and(|a| !a.contains(&key)) {
+                    continue;
+                }
+                let k = match index.get(&key) {
+                    Some(&k) => k,
+                    None => {
+                        if keys.len() >= self.p.max_constants {
+                            continue;
+                        }
+                        index.insert(key.clone(), keys.len());
+                        keys.push(key);
+                        cover.push(Vec::new());
+                        keys.len() - 1
+                    }
+                };
+                cover[k].push(row);
+            }
+        }
+        keys.into_iter()
+            .zip(cover)
+            .map(|(key, covered)| {
+                let atom = r
+                    .atom
+                    .map_vars(|v| match slots.iter().position(|&s| s == v) {
+                        Some(i) => Term::Const(Sym(key[i])),
+                        None => Term::Var(v),
+                    });
+                make(atom, covered)
+            })
+            .collect()
+    }
+
+    /// The best test at a node, if any splits it.
+    fn best_test(
+        &self,
+        path: &[Atom],
+        vars: &[(u32, Sym)],
+        next_var: u32,
+        rows: &[u32],
+        seed: u64,
+    ) -> Option<Cand> {
+        let total = self.sums(rows);
+        let seeds: Option<Vec<u32>> = self.p.n_seeds.map(|k| {
+            let mut rng = Rng::new(seed);
+            let mut s: Vec<u32> = rng
+                .sample_indices(rows.len(), k)
+                .into_iter()
+                .map(|i| rows[i])
+                .collect();
+            s.sort_unstable();
+            s
+        });
+        let seeds = seeds.as_deref();
+        let refs = refinements(self.bias, vars, next_var, path);
+        let mut open: Vec<Cand> = refs
+            .par_iter()
+            .map(|r| self.evaluate(path, &[], &[], r, rows, &total, seeds))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .flatten()
+            .filter(|c| c.expandable)
+            .collect();
+        let mut best: Option<Cand> = None;
+        let consider = |best: &mut Option<Cand>, c: &Cand| {
+            if c.valid && best.as_ref().is_none_or(|b| c.score < b.score) {
+                *best = Some(c.clone());
+            }
+        };
+        for c in &open {
+            consider(&mut best, c);
+        }
+        let mut expansions = 1;
+        // Best first: stable sort keeps generation order among equal scores.
+        let mut order = 0usize;
+        let mut keyed: Vec<(f64, usize, Cand)> = open
+            .drain(..)
+            .map(|c| {
+                order += 1;
+                (c.score, order, c)
+            })
+            .collect();
+        while expansions < self.p.max_expansions {
+            let pick = keyed
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, _, c))| c.lits.len() < self.p.max_node_literals)
+                .min_by(|a, b| a.1 .0.total_cmp(&b.1 .0).then(a.1 .1.cmp(&b.1 .1)))
+                .map(|(i, _)| i);
+            let Some(i) = pick else { break };
+            let (_, _, parent) = keyed.swap_remove(i);
+            expansions += 1;
+            let mut ctx_path = path.to_vec();
+            ctx_path.extend(parent.lits.iter().cloned());
+            let mut vars2 = vars.to_vec();
+            vars2.extend(parent.new_vars.iter().copied());
+            let next2 = next_var + parent.new_vars.len() as u32;
+            let refs2 = refinements(self.bias, &vars2, next2, &ctx_path);
+            let children: Vec<Cand> = refs2
+                .par_iter()
+                .map(|r| {
+                    self.evaluate(
+                        path,
+                        &parent.lits,
+                        &parent.new_vars,
+                        r,
+                        &parent.covered,
+                        &total,
+                        seeds,
+                    )
+                })
+                .collect::<Vec<_>>()
+                .into_iter()
+                .flatten()
+                .filter(|c| c.expandable)
+                .collect();
+            for c in children {
+                consider(&mut best, &c);
+                order += 1;
+                keyed.push((c.score, order, c));
+            }
+        }
+        best
+    }
+}
+
+struct Pending {
+    node: usize,
+    rows: Vec<u32>,
+    path: Vec<Atom>,
+    vars: Vec<(u32, Sym)>,
+    depth: usize,
+}
+
+/// Fits a relational regression tree to `data` with head `head` (whose
+/// variables `0..k` have the types `bias.head_types`).
+pub fn learn_tree(
+    params: &TreeParams,
+    bias: &LanguageBias,
+    head: &Atom,
+    data: &TrainingSet<'_>,
+) -> Result<RelTree> {
+    params.validate()?;
+    let n = data.rows.len();
+    if data.y.len() != n || data.w.len() != n {
+        return Err(Error::Mismatch(format!(
+            "training set has {n} rows but {} targets and {} weights",
+            data.y.len(),
+            data.w.len()
+        )));
+    }
+    let k = head.args.len();
+    if data.examples.arity != k || bias.head_types.len() != k {
+        return Err(Error::Mismatch(format!(
+            "the head has {k} arguments but the examples have {} and the modes {}",
+            data.examples.arity,
+            bias.head_types.len()
+        )));
+    }
+    if let Some(bad) = data.rows.iter().find(|&&r| r >= data.examples.len()) {
+        return Err(Error::Mismatch(format!(
+            "row {bad} is not an example (there are {})",
+            data.examples.len()
+        )));
+    }
+    if let Some(bad) = data.y.iter().chain(&data.w).find(|v| !v.is_finite()) {
+        return Err(Error::Mismatch(format!(
+            "targets and weights must be finite, found {bad}"
+        )));
+    }
+    let learner = Learner {
+        p: params,
+        bias,
+        store: data.store,
+        args: data.rows.iter().map(|&r| data.examples.get(r)).collect(),
+        y: &data.y,
+        w: &data.w,
+        n_head: k,
+    };
+    let head_vars: Vec<(u32, Sym)> = bias
+        .head_types
+        .iter()
+        .enumerate()
+        .map(|(i, &t)| (i as u32, t))
+        .collect();
+    let mut var_types: Vec<Sym> = bias.head_types.clone();
+    let mut nodes: Vec<Node> = vec![Node::Leaf {
+        value: 0.0,
+        weight: 0.0,
+    }];
+    let mut queue = VecDeque::new();
+    queue.push_back(Pending {
+        node: 0,
+        rows: (0..n as u32)
+            .filter(|&r| data.w[r as usize] > 0.0)
+            .collect(),
+        path: Vec::new(),
+        vars: head_vars,
+        depth: 0,
+    });
+    let mut leaves = 1usize;
+    while let Some(p) = queue.pop_front() {
+        let s = learner.sums(&p.rows);
+        let variance = if s.w > 0.0 { s.sse() / s.w } else { 0.0 };
+        let stop = p.depth >= params.max_depth
+            || s.w < params.min_split
+            || variance < params.min_variance
+            || leaves >= params.max_leaves;
+        let chosen = if stop {
+            None
+        } else {
+            learner.best_test(
+                &p.path,
+                &p.vars,
+                var_types.len() as u32,
+                &p.rows,
+                derive_seed(data.seed, p.node as u64),
+            )
+        };
+        let Some(c) = chosen else {
+            nodes[p.node] = Node::Leaf {
+                value: if s.w > 0.0 { s.s / s.w } else { 0.0 },
+                weight: s.w,
+            };
+            continue;
+        };
+        leaves += 1;
+        for &(v, t) in &c.new_vars {
+            debug_assert_eq!(v as usize, var_types.len());
+            var_types.push(t);
+        }
+        let yes = nodes.len();
+        let no = yes + 1;
+        nodes.push(Node::Leaf {
+            value: 0.0,
+            weight: 0.0,
+        });
+        nodes.push(Node::Leaf {
+            value: 0.0,
+            weight: 0.0,
+        });
+        let check = check_literals(&p.path, &c.lits, k);
+        let mut in_yes = vec![false; n];
+        for &r in &c.covered {
+            in_yes[r as usize] = true;
+        }
+        let no_rows: Vec<u32> = p
+            .rows
+            .iter()
+            .copied()
+            .filter(|&r| !in_yes[r as usize])
+            .collect();
+        let mut yes_path = p.path.clone();
+        yes_path.extend(c.lits.iter().cloned());
+        let mut yes_vars = p.vars.clone();
+        yes_vars.extend(c.new_vars.iter().copied());
+        nodes[p.node] = Node::Test {
+            test: c.lits,
+            check,
+            yes,
+            no,
+            weight: s.w,
+        };
+        queue.push_back(Pending {
+            node: yes,
+            rows: c.covered,
+            path: yes_path,
+            vars: yes_vars,
+            depth: p.depth + 1,
+        });
+        queue.push_back(Pending {
+            node: no,
+            rows: no_rows,
+            path: p.path,
+            vars: p.vars,
+            depth: p.depth + 1,
+        });
+    }
+    Ok(RelTree {
+        head: head.clone(),
+        nodes,
+        var_types,
+    })
+}

@@ -1,0 +1,92 @@
+//! Neural rule ensembles (Dawer, Guo, Liu & Barbu 2020): the rules of one
+//! CART tree become a network with one ReLU unit per decision node and
+//! min-pooling over each rule's path, and Adam then trains every weight so
+//! the tree's axis-aligned boxes can tilt, move and grow.
+//! The crate also holds the paper's baseline, a one-hidden-layer ReLU
+//! network trained the same way.
+//!
+//! ```
+//! use rc_core::generate::rotated_xor;
+//! use rc_core::{Fit, Predict, RuleModel};
+//! use rc_nre::NreParams;
+//!
+//! // XOR rotated by 45°: axis-aligned boxes fit it badly.
+//! let train = rotated_xor(1500, 0, std::f64::consts::FRAC_PI_4, 1);
+//! let test = rotated_xor(1000, 0, std::f64::consts::FRAC_PI_4, 2);
+//! let accuracy = |labels: Vec<usize>| {
+//!     let truth = test.labels().unwrap();
+//!     labels.iter().zip(&truth).filter(|(p, t)| p == t).count() as f64 / truth.len() as f64
+//! };
+//!
+//! let params = NreParams::default().max_depth(3).seed(7);
+//! let untrained = params.clone().max_epochs(0).fit(&train)?;
+//! let nre = params.fit(&train)?;
+//! let tree_acc = accuracy(nre.tree().predict_labels(&nre.standardizer().transform_dataset(&test)?)?);
+//! let nre_acc = accuracy(nre.predict(&test)?.labels().unwrap());
+//! assert!(nre_acc > tree_acc, "NRE {nre_acc} vs its tree {tree_acc}");
+//! assert!(nre_acc > accuracy(untrained.predict_labels(&test)?));
+//!
+//! // Every leaf became a rule; after training they print as oblique conditions.
+//! assert_eq!(nre.n_rules(), nre.tree().tree().n_leaves());
+//! println!("{}", nre.render_rules());
+//! # Ok::<(), rc_nre::Error>(())
+//! ```
+//!
+//! # What it does
+//!
+//! - [`NreParams`] fits an [`NreModel`] (Algorithm 1): features are
+//!   standardised with the training mean and standard deviation; a Gini
+//!   tree of depth `max_depth` is grown with rc-tree — Eq. 15's margin
+//!   gain is exactly twice the Gini decrease ([`margin`]); every leaf is
+//!   encoded as a neural rule ([`encode_tree`]: weights ±1 on the split
+//!   feature, 0 on every other feature the tree uses, biases as Eq. 4,
+//!   `c_k = (n⁺ − n⁻)/n`); all parameters are trained with Adam
+//!   ([`train()`]). [`NreParams::deep`] adds the second per-rule layer
+//!   initialised to the identity.
+//! - [`MlpParams`] fits the [`MlpModel`] baseline.
+//! - [`NreModel::rules`] reads the trained rules back as oblique
+//!   conditions on the raw features; [`plot`] draws the supports of a
+//!   model with two inputs as SVG.
+//!
+//! # Choices the paper leaves open
+//!
+//! Loss (logistic), epochs (≤ 200), batch size (256), early stopping
+//! (10 % stratified validation split, patience 20, best epoch restored),
+//! no output bias, no weight decay: see [`TrainParams`]. A row outside
+//! every rule's support has `f = 0`; it gets the training class prior as
+//! its probability. Dead rules (empty support) are kept, as in the paper.
+//!
+//! # Input
+//!
+//! Binary class labels; numeric (or one-hot indicator) features with
+//! finite values. Constant features are an error unless
+//! [`ConstantFeatures::Ignore`] is set. Every problem is an [`Error`]
+//! naming the feature, row or parameter.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+mod adam;
+pub mod data;
+mod encode;
+pub mod error;
+mod loss;
+pub mod margin;
+mod mlp;
+mod model;
+pub mod network;
+mod params;
+pub mod plot;
+pub mod rules;
+pub mod train;
+
+pub use adam::Adam;
+pub use data::{ConstantFeatures, Standardizer};
+pub use encode::{encode_tree, Encoding, PathStep};
+pub use error::{Error, Result};
+pub use loss::Loss;
+pub use mlp::{Mlp, MlpCache, MlpModel};
+pub use model::NreModel;
+pub use network::{Network, NeuralRules, RulesCache};
+pub use params::{MlpParams, NreParams};
+pub use rules::{Hyperplane, NeuralRule, ObliqueCondition};
+pub use train::{train, StopOn, TrainHistory, TrainParams, TrainSet};

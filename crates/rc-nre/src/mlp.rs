@@ -1,0 +1,268 @@
+//! The paper's "ANN" baseline: a fully connected network with one hidden
+//! ReLU layer and one output score, `f(x) = w₂ᵀ σ(W₁ x + b₁) + b₂`, on all
+//! standardised features, trained with the same optimiser and schedule as
+//! NRE. Weights start Glorot-uniform (scikit-learn's `MLPClassifier`
+//! initialisation: `U(±√(6 / (fan_in + fan_out)))` for weights and
+//! biases).
+
+use nalgebra::{DMatrix, DMatrixView, DMatrixViewMut};
+use serde::{Deserialize, Serialize};
+
+use rc_core::rng::derive_seed;
+use rc_core::{Dataset, Feature, Fit, Predict, Predictions, Rng};
+
+use crate::data::{select_rows, signed_labels, stratified_split, Standardizer};
+use crate::error::{Error, Result};
+use crate::loss::Loss;
+use crate::network::Network;
+use crate::params::MlpParams;
+use crate::train::{scores_of, train, TrainHistory, TrainSet};
+
+/// The network: `p` inputs, `h` hidden ReLU units, one output.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Mlp {
+    p: usize,
+    h: usize,
+    /// `W₁ᵀ` (`p × h`, column-major), `b₁` (`h`), `w₂` (`h`), `b₂` (1).
+    params: Vec<f64>,
+}
+
+/// Buffers of a forward pass of [`Mlp`].
+#[derive(Debug, Default, Clone)]
+pub struct MlpCache {
+    z: DMatrix<f64>,
+    a: DMatrix<f64>,
+    f: Vec<f64>,
+}
+
+impl Mlp {
+    /// A network with Glorot-uniform weights drawn with `seed`.
+    pub fn new(p: usize, h: usize, seed: u64) -> Mlp {
+        let mut rng = Rng::new(seed);
+        let mut params = vec![0.0; p * h + 2 * h + 1];
+        let b1 = (6.0 / (p + h) as f64).sqrt();
+        let b2 = (6.0 / (h + 1) as f64).sqrt();
+        let (first, second) = params.split_at_mut(p * h + h);
+        for v in first.iter_mut() {
+            *v = b1 * (2.0 * rng.next_f64() - 1.0);
+        }
+        for v in second.iter_mut() {
+            *v = b2 * (2.0 * rng.next_f64() - 1.0);
+        }
+        Mlp { p, h, params }
+    }
+
+    /// Number of hidden units.
+    pub fn hidden(&self) -> usize {
+        self.h
+    }
+
+    fn w1t(&self) -> DMatrixView<'_, f64> {
+        DMatrixView::from_slice(&self.params[..self.p * self.h], self.p, self.h)
+    }
+
+    fn b1(&self) -> &[f64] {
+        &self.params[self.p * self.h..self.p * self.h + self.h]
+    }
+
+    fn w2(&self) -> &[f64] {
+        let o = self.p * self.h + self.h;
+        &self.params[o..o + self.h]
+    }
+
+    fn b2(&self) -> f64 {
+        self.params[self.params.len() - 1]
+    }
+}
+
+impl Network for Mlp {
+    type Cache = MlpCache;
+
+    fn params(&self) -> &[f64] {
+        &self.params
+    }
+
+    fn params_mut(&mut self) -> &mut [f64] {
+        &mut self.params
+    }
+
+    fn n_inputs(&self) -> usize {
+        self.p
+    }
+
+    fn forward(&self, x: &DMatrix<f64>, cache: &mut MlpCache) {
+        let b = x.nrows();
+        if cache.z.shape() != (b, self.h) {
+            cache.z = DMatrix::zeros(b, self.h);
+            cache.a = DMatrix::zeros(b, self.h);
+        }
+        cache.z.gemm(1.0, x, &self.w1t(), 0.0);
+        for (mut col, &bj) in cache.z.column_iter_mut().zip(self.b1()) {
+            col.add_scalar_mut(bj);
+        }
+        cache.a.copy_from(&cache.z);
+        cache.a.apply(|v| *v = v.max(0.0));
+        cache.f.clear();
+        cache.f.resize(b, self.b2());
+        for (col, &w) in cache.a.column_iter().zip(self.w2()) {
+            for (f, &a) in cache.f.iter_mut().zip(col.iter()) {
+                *f += w * a;
+            }
+        }
+    }
+
+    fn scores<'c>(&self, cache: &'c MlpCache) -> &'c [f64] {
+        &cache.f
+    }
+
+    fn backward(&self, x: &DMatrix<f64>, cache: &mut MlpCache, df: &[f64], grad: &mut [f64]) {
+        let (p, h) = (self.p, self.h);
+        let o2 = p * h + h;
+        // ∂w₂ = aᵀ df, ∂b₂ = Σ df.
+        for (j, col) in cache.a.column_iter().enumerate() {
+            grad[o2 + j] = col.iter().zip(df).map(|(a, d)| a * d).sum();
+        }
+        grad[o2 + h] = df.iter().sum();
+        // ∂z = (df w₂ᵀ) ⊙ σ'(z), stored over cache.a.
+        let w2 = self.w2().to_vec();
+        for (j, (mut acol, zcol)) in cache
+            .a
+            .column_iter_mut()
+            .zip(cache.z.column_iter())
+            .enumerate()
+        {
+            let w = w2[j];
+            for ((a, &z), &d) in acol.iter_mut().zip(zcol.iter()).zip(df) {
+                *a = if z > 0.0 { d * w } else { 0.0 };
+            }
+        }
+        // ∂W₁ᵀ = xᵀ ∂z, ∂b₁ = column sums.
+        {
+            let mut gw = DMatrixViewMut::from_slice(&mut grad[..p * h], p, h);
+            gw.gemm(1.0, &x.transpose(), &cache.a, 0.0);
+        }
+        for (j, col) in cache.a.column_iter().enumerate() {
+            grad[p * h + j] = col.sum();
+        }
+    }
+}
+
+/// A fitted one-hidden-layer ReLU network.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MlpModel {
+    features: Vec<Feature>,
+    class_names: Vec<String>,
+    standardizer: Standardizer,
+    network: Mlp,
+    loss: Loss,
+    history: TrainHistory,
+}
+
+impl Fit for MlpParams {
+    type Model = MlpModel;
+    type Error = Error;
+
+    /// Standardises all features with the training statistics, holds out
+    /// a stratified validation part and trains with Adam, keeping the
+    /// epoch with the lowest validation loss.
+    fn fit(&self, data: &Dataset) -> Result<MlpModel> {
+        self.validate()?;
+        crate::data::check_features(data)?;
+        let y = signed_labels(data)?;
+        let standardizer = Standardizer::fit(data, self.constant_features)?;
+        let all: Vec<usize> = (0..data.n_features()).collect();
+        let z = standardizer.transform(data, &all)?;
+        let (fit_rows, val_rows) = stratified_split(
+            &y,
+            self.train.validation_fraction,
+            derive_seed(self.seed, 1),
+        );
+        let x_fit = select_rows(&z, &fit_rows);
+        let y_fit: Vec<f64> = fit_rows.iter().map(|&i| y[i]).collect();
+        let x_val = select_rows(&z, &val_rows);
+        let y_val: Vec<f64> = val_rows.iter().map(|&i| y[i]).collect();
+        let mut network = Mlp::new(data.n_features(), self.hidden, derive_seed(self.seed, 3));
+        let val = (!val_rows.is_empty()).then_some(TrainSet {
+            x: &x_val,
+            y: &y_val,
+        });
+        let history = train(
+            &mut network,
+            TrainSet {
+                x: &x_fit,
+                y: &y_fit,
+            },
+            val,
+            &self.train,
+            derive_seed(self.seed, 2),
+            &mut |_, _| {},
+        )?;
+        Ok(MlpModel {
+            features: data.features().to_vec(),
+            class_names: data.class_names().to_vec(),
+            standardizer,
+            network,
+            loss: self.train.loss,
+            history,
+        })
+    }
+}
+
+impl MlpModel {
+    /// The trained network.
+    pub fn network(&self) -> &Mlp {
+        &self.network
+    }
+
+    /// The training features.
+    pub fn features(&self) -> &[Feature] {
+        &self.features
+    }
+
+    /// Class names.
+    pub fn class_names(&self) -> &[String] {
+        &self.class_names
+    }
+
+    /// The training history.
+    pub fn history(&self) -> &TrainHistory {
+        &self.history
+    }
+
+    /// The score `f(x)` of every row.
+    pub fn decision_function(&self, data: &Dataset) -> Result<Vec<f64>> {
+        if data.n_features() != self.features.len() {
+            return Err(Error::FeatureMismatch {
+                expected: self.features.len(),
+                found: data.n_features(),
+            });
+        }
+        let all: Vec<usize> = (0..data.n_features()).collect();
+        let x = self.standardizer.transform(data, &all)?;
+        Ok(scores_of(&self.network, &x))
+    }
+
+    /// Class probabilities, row-major `n × 2`.
+    pub fn predict_proba(&self, data: &Dataset) -> Result<Vec<f64>> {
+        Ok(self
+            .decision_function(data)?
+            .into_iter()
+            .flat_map(|f| {
+                let p = self.loss.proba(f);
+                [1.0 - p, p]
+            })
+            .collect())
+    }
+}
+
+impl Predict for MlpModel {
+    type Error = Error;
+
+    /// Class probabilities.
+    fn predict(&self, data: &Dataset) -> Result<Predictions> {
+        Ok(Predictions::Classes {
+            n_classes: 2,
+            proba: self.predict_proba(data)?,
+        })
+    }
+}

@@ -1,0 +1,213 @@
+//! Parameters of NRE and of the MLP baseline: plain structs whose
+//! `Default` follows the paper where it speaks, with chained setters and
+//! `validate()`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::data::ConstantFeatures;
+use crate::error::{invalid, Result};
+use crate::loss::Loss;
+use crate::train::TrainParams;
+
+/// Parameters of a neural rule ensemble (Algorithm 1).
+///
+/// ```
+/// use rc_nre::{Loss, NreParams};
+/// let p = NreParams::default().max_depth(4).deep(true).loss(Loss::Hinge).seed(3);
+/// assert!(p.validate().is_ok());
+/// assert!(NreParams::default().max_depth(0).validate().is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NreParams {
+    /// Maximum depth of the initial tree, the model's only size parameter
+    /// (paper grid {2, 4, 6, 8, 10}; default 6). At least 1.
+    pub max_depth: usize,
+    /// Minimum rows per leaf of the initial tree (default 1, as
+    /// scikit-learn).
+    pub min_samples_leaf: usize,
+    /// Deep neural rules: a second per-rule layer initialised to the
+    /// identity (§IV-A; default false, the paper's benchmark setting).
+    pub deep: bool,
+    /// Optimiser, loss, batches and stopping.
+    pub train: TrainParams,
+    /// What standardisation does with constant features.
+    pub constant_features: ConstantFeatures,
+    /// Seed of the validation split and of the mini-batch order.
+    pub seed: u64,
+}
+
+impl Default for NreParams {
+    fn default() -> Self {
+        NreParams {
+            max_depth: 6,
+            min_samples_leaf: 1,
+            deep: false,
+            train: TrainParams::default(),
+            constant_features: ConstantFeatures::Reject,
+            seed: 0,
+        }
+    }
+}
+
+impl NreParams {
+    /// Sets the initial tree's maximum depth (≥ 1).
+    pub fn max_depth(mut self, depth: usize) -> Self {
+        self.max_depth = depth;
+        self
+    }
+
+    /// Sets the initial tree's minimum rows per leaf (≥ 1).
+    pub fn min_samples_leaf(mut self, n: usize) -> Self {
+        self.min_samples_leaf = n;
+        self
+    }
+
+    /// Uses deep neural rules (second layer `V_k = I`, `b_k = 0`).
+    pub fn deep(mut self, deep: bool) -> Self {
+        self.deep = deep;
+        self
+    }
+
+    /// Replaces all training settings.
+    pub fn train(mut self, train: TrainParams) -> Self {
+        self.train = train;
+        self
+    }
+
+    /// Sets Adam's learning rate (> 0; paper 0.01).
+    pub fn learning_rate(mut self, lr: f64) -> Self {
+        self.train.learning_rate = lr;
+        self
+    }
+
+    /// Sets the mini-batch size in rows (≥ 1).
+    pub fn batch_size(mut self, n: usize) -> Self {
+        self.train.batch_size = n;
+        self
+    }
+
+    /// Sets the maximum number of epochs.
+    pub fn max_epochs(mut self, n: usize) -> Self {
+        self.train.max_epochs = n;
+        self
+    }
+
+    /// Sets the early-stopping patience in epochs (≥ 1).
+    pub fn patience(mut self, n: usize) -> Self {
+        self.train.patience = n;
+        self
+    }
+
+    /// Sets the fraction of rows held out for early stopping (`0..=0.5`).
+    pub fn validation_fraction(mut self, f: f64) -> Self {
+        self.train.validation_fraction = f;
+        self
+    }
+
+    /// Sets the loss.
+    pub fn loss(mut self, loss: Loss) -> Self {
+        self.train.loss = loss;
+        self
+    }
+
+    /// Sets what early stopping watches.
+    pub fn stop_on(mut self, stop_on: crate::train::StopOn) -> Self {
+        self.train.stop_on = stop_on;
+        self
+    }
+
+    /// Sets the L2 shrinkage `ρ` (≥ 0).
+    pub fn l2(mut self, rho: f64) -> Self {
+        self.train.l2 = rho;
+        self
+    }
+
+    /// Sets the treatment of constant features.
+    pub fn constant_features(mut self, c: ConstantFeatures) -> Self {
+        self.constant_features = c;
+        self
+    }
+
+    /// Sets the seed.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// Checks every setting.
+    pub fn validate(&self) -> Result<()> {
+        if self.max_depth == 0 {
+            return Err(invalid("max_depth", 0, "must be at least 1 (one split)"));
+        }
+        if self.min_samples_leaf == 0 {
+            return Err(invalid("min_samples_leaf", 0, "must be at least 1"));
+        }
+        self.train.validate()
+    }
+}
+
+/// Parameters of the one-hidden-layer ReLU network baseline (the paper's
+/// "ANN"): fully connected, `hidden` ReLU units, one output score, trained
+/// with the same optimiser and schedule as NRE.
+///
+/// ```
+/// use rc_nre::MlpParams;
+/// assert!(MlpParams::default().hidden(64).validate().is_ok());
+/// assert!(MlpParams::default().hidden(0).validate().is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MlpParams {
+    /// Hidden units (paper grid {64, 128, 256, 512, 1024}; default 256).
+    pub hidden: usize,
+    /// Optimiser, loss, batches and stopping (the same defaults as NRE).
+    pub train: TrainParams,
+    /// What standardisation does with constant features.
+    pub constant_features: ConstantFeatures,
+    /// Seed of the initial weights, the validation split and the batches.
+    pub seed: u64,
+}
+
+impl Default for MlpParams {
+    fn default() -> Self {
+        MlpParams {
+            hidden: 256,
+            train: TrainParams::default(),
+            constant_features: ConstantFeatures::Reject,
+            seed: 0,
+        }
+    }
+}
+
+impl MlpParams {
+    /// Sets the number of hidden units (≥ 1).
+    pub fn hidden(mut self, n: usize) -> Self {
+        self.hidden = n;
+        self
+    }
+
+    /// Replaces all training settings.
+    pub fn train(mut self, train: TrainParams) -> Self {
+        self.train = train;
+        self
+    }
+
+    /// Sets the treatment of constant features.
+    pub fn constant_features(mut self, c: ConstantFeatures) -> Self {
+        self.constant_features = c;
+        self
+    }
+
+    /// Sets the seed.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// Checks every setting.
+    pub fn validate(&self) -> Result<()> {
+        if self.hidden == 0 {
+            return Err(invalid("hidden", 0, "must be at least 1 unit"));
+        }
+        self.train.validate()
+    }
+}

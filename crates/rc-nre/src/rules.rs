@@ -1,0 +1,382 @@
+//! The trained network read back as rules on the original features.
+//!
+//! A first-layer unit `σ(wᵀz + a)` on standardised inputs `z_t = (x_t −
+//! μ_t)/σ_t` is the hyperplane `Σ_t (w_t/σ_t) x_t + (a − Σ_t w_t μ_t/σ_t)`
+//! on raw values, and it is active when that is positive. A shallow rule
+//! covers a row when all its units are active, so it prints as a
+//! conjunction of oblique conditions, each scaled so its largest
+//! coefficient is 1:
+//!
+//! ```text
+//! if fLength − 0.12·fWidth < 41.07 and fAlpha > 12.3 then class g (c = +1.73)
+//! ```
+//!
+//! An untrained unit prints exactly as its tree condition (`x < t`; the
+//! unit is inactive on the boundary, `H(0) = 0`). Deep rules print their
+//! first-layer units as named hidden values `h_i` and the second layer's
+//! conditions on them.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use rc_core::rule::format_number;
+use rc_core::Feature;
+
+use crate::data::Standardizer;
+use crate::network::NeuralRules;
+
+/// An affine function `Σ coef·x + offset` of raw feature values.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Hyperplane {
+    /// `(feature column, coefficient)` pairs, in column order.
+    pub coefficients: Vec<(usize, f64)>,
+    /// The constant term.
+    pub offset: f64,
+}
+
+impl Hyperplane {
+    /// Its value on a raw row (all features).
+    pub fn value(&self, row: &[f64]) -> f64 {
+        self.offset
+            + self
+                .coefficients
+                .iter()
+                .map(|&(j, c)| c * row[j])
+                .sum::<f64>()
+    }
+
+    /// The condition "this hyperplane is positive", scaled so the largest
+    /// coefficient is +1; `None` when every coefficient is 0.
+    pub fn condition(&self) -> Option<ObliqueCondition> {
+        let (lead, m) = self
+            .coefficients
+            .iter()
+            .enumerate()
+            .max_by(|a, b| a.1 .1.abs().total_cmp(&b.1 .1.abs()))
+            .map(|(i, &(_, c))| (i, c))?;
+        if m == 0.0 {
+            return None;
+        }
+        // Σ g x + g0 > 0  ⇔  Σ (g/|m|) x > −g0/|m|; flip when m < 0.
+        let s = m.signum() / m.abs();
+        let mut terms: Vec<(usize, f64)> = Vec::with_capacity(self.coefficients.len());
+        terms.push((self.coefficients[lead].0, 1.0));
+        for (i, &(j, c)) in self.coefficients.iter().enumerate() {
+            if i != lead {
+                terms.push((j, c * s));
+            }
+        }
+        Some(ObliqueCondition {
+            terms,
+            greater: m > 0.0,
+            threshold: -self.offset * s,
+        })
+    }
+}
+
+/// `Σ coef·x > threshold` (or `<` when `greater` is false) on raw feature
+/// values; the first term is the leading one with coefficient 1.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ObliqueCondition {
+    /// `(feature column, coefficient)`, leading term first.
+    pub terms: Vec<(usize, f64)>,
+    /// `>` when true, `<` when false.
+    pub greater: bool,
+    /// The right-hand side.
+    pub threshold: f64,
+}
+
+impl ObliqueCondition {
+    /// Whether a raw row satisfies it.
+    pub fn holds(&self, row: &[f64]) -> bool {
+        let v: f64 = self.terms.iter().map(|&(j, c)| c * row[j]).sum();
+        if self.greater {
+            v > self.threshold
+        } else {
+            v < self.threshold
+        }
+    }
+
+    /// Printable form with feature names (coefficients to 2 decimals;
+    /// terms that round to 0 are left out).
+    pub fn display<'a>(&'a self, features: &'a [Feature]) -> ConditionDisplay<'a> {
+        ConditionDisplay {
+            condition: self,
+            features,
+        }
+    }
+}
+
+/// Writes `x3 − 0.12·x7` for terms with names; terms rounding to 0.00 are
+/// skipped (except the first).
+fn write_terms<'n>(
+    f: &mut fmt::Formatter<'_>,
+    terms: impl Iterator<Item = (&'n str, f64)>,
+) -> fmt::Result {
+    let mut first = true;
+    for (name, c) in terms {
+        let text = format!("{:.2}", c.abs());
+        if !first && text == "0.00" {
+            continue;
+        }
+        let sign = if c < 0.0 { "−" } else { "+" };
+        if first {
+            if c < 0.0 {
+                write!(f, "−")?;
+            }
+        } else {
+            write!(f, " {sign} ")?;
+        }
+        if text == "1.00" {
+            write!(f, "{name}")?;
+        } else {
+            write!(f, "{text}·{name}")?;
+        }
+        first = false;
+    }
+    if first {
+        write!(f, "0")?;
+    }
+    Ok(())
+}
+
+fn feature_name(features: &[Feature], j: usize) -> String {
+    features
+        .get(j)
+        .map_or_else(|| format!("x{j}"), |f| f.name.clone())
+}
+
+/// [`ObliqueCondition`] with feature names.
+pub struct ConditionDisplay<'a> {
+    condition: &'a ObliqueCondition,
+    features: &'a [Feature],
+}
+
+impl fmt::Display for ConditionDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<(String, f64)> = self
+            .condition
+            .terms
+            .iter()
+            .map(|&(j, c)| (feature_name(self.features, j), c))
+            .collect();
+        write_terms(f, names.iter().map(|(n, c)| (n.as_str(), *c)))?;
+        let op = if self.condition.greater { ">" } else { "<" };
+        write!(f, " {op} {}", format_number(self.condition.threshold))
+    }
+}
+
+/// The second layer of a deep rule: unit `j` is `σ(Σ_i v[j][i] h_i +
+/// b[j])`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SecondLayer {
+    /// `v[j][i]`: weight from first-layer unit `i` to second-layer unit `j`.
+    pub v: Vec<Vec<f64>>,
+    /// Biases.
+    pub b: Vec<f64>,
+}
+
+/// One trained neural rule on raw features.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NeuralRule {
+    /// Tree leaf it was initialised from.
+    pub leaf: usize,
+    /// First-layer units `h_i = σ(hyperplane_i(x))`.
+    pub units: Vec<Hyperplane>,
+    /// Deep rules only.
+    pub second_layer: Option<SecondLayer>,
+    /// Output weight `c` (its sign is the class it votes for).
+    pub output: f64,
+}
+
+impl NeuralRule {
+    /// The support depth `min_j σ(·)` on a raw row (1 for a rule with no
+    /// units); the rule's output is `output × support`.
+    pub fn support(&self, row: &[f64]) -> f64 {
+        if self.units.is_empty() {
+            return 1.0;
+        }
+        let h: Vec<f64> = self.units.iter().map(|u| u.value(row).max(0.0)).collect();
+        match &self.second_layer {
+            None => h.iter().copied().fold(f64::INFINITY, f64::min),
+            Some(layer) => layer
+                .v
+                .iter()
+                .zip(&layer.b)
+                .map(|(vj, bj)| (bj + vj.iter().zip(&h).map(|(v, h)| v * h).sum::<f64>()).max(0.0))
+                .fold(f64::INFINITY, f64::min),
+        }
+    }
+
+    /// The rule's output `c · support` on a raw row.
+    pub fn value(&self, row: &[f64]) -> f64 {
+        self.output * self.support(row)
+    }
+
+    /// Shallow rules: the conjunction, one condition per unit with a
+    /// non-zero hyperplane (empty for deep rules, whose support is not a
+    /// conjunction of half-spaces).
+    pub fn conditions(&self) -> Vec<ObliqueCondition> {
+        if self.second_layer.is_some() {
+            return Vec::new();
+        }
+        self.units
+            .iter()
+            .filter_map(Hyperplane::condition)
+            .collect()
+    }
+
+    /// Printable form with feature and class names.
+    pub fn display<'a>(
+        &'a self,
+        features: &'a [Feature],
+        class_names: &'a [String],
+    ) -> RuleDisplay<'a> {
+        RuleDisplay {
+            rule: self,
+            features,
+            class_names,
+        }
+    }
+}
+
+/// [`NeuralRule`] with names.
+pub struct RuleDisplay<'a> {
+    rule: &'a NeuralRule,
+    features: &'a [Feature],
+    class_names: &'a [String],
+}
+
+impl fmt::Display for RuleDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r = self.rule;
+        write!(f, "if ")?;
+        match &r.second_layer {
+            None => {
+                let conds = r.conditions();
+                if conds.is_empty() {
+                    write!(f, "true")?;
+                }
+                for (i, c) in conds.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, " and ")?;
+                    }
+                    write!(f, "{}", c.display(self.features))?;
+                }
+            }
+            Some(layer) => {
+                for (j, (vj, bj)) in layer.v.iter().zip(&layer.b).enumerate() {
+                    if j > 0 {
+                        write!(f, " and ")?;
+                    }
+                    let names: Vec<String> = (1..=vj.len()).map(|i| format!("h{i}")).collect();
+                    write_terms(f, names.iter().map(String::as_str).zip(vj.iter().copied()))?;
+                    write!(f, " > {}", format_number(-bj))?;
+                }
+                write!(f, " where ")?;
+                for (i, u) in r.units.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    let names: Vec<(String, f64)> = u
+                        .coefficients
+                        .iter()
+                        .map(|&(j, c)| (feature_name(self.features, j), c))
+                        .collect();
+                    write!(f, "h{} = max(0, ", i + 1)?;
+                    write_terms(f, names.iter().map(|(n, c)| (n.as_str(), *c)))?;
+                    let sign = if u.offset < 0.0 { "−" } else { "+" };
+                    write!(f, " {sign} {})", format_number(u.offset.abs()))?;
+                }
+            }
+        }
+        let class = usize::from(r.output > 0.0);
+        let name = self
+            .class_names
+            .get(class)
+            .cloned()
+            .unwrap_or_else(|| class.to_string());
+        write!(f, " then class {name} (c = {:+.3})", r.output)
+    }
+}
+
+/// Reads every rule of `net` back on raw features.
+pub(crate) fn export_rules(
+    net: &NeuralRules,
+    inputs: &[usize],
+    standardizer: &Standardizer,
+    leaves: &[usize],
+) -> Vec<NeuralRule> {
+    let (mean, scale) = (standardizer.mean(), standardizer.scale());
+    (0..net.n_rules())
+        .map(|k| {
+            let units = net
+                .rule_units(k)
+                .map(|j| {
+                    let w = net.unit_weights(j);
+                    let mut offset = net.unit_bias(j);
+                    let mut coefficients = Vec::with_capacity(w.len());
+                    for (&wt, &col) in w.iter().zip(inputs) {
+                        if wt != 0.0 {
+                            coefficients.push((col, wt / scale[col]));
+                            offset -= wt * mean[col] / scale[col];
+                        }
+                    }
+                    Hyperplane {
+                        coefficients,
+                        offset,
+                    }
+                })
+                .collect();
+            let second_layer = net.second_layer(k).map(|(vt, b)| {
+                let d = b.len();
+                SecondLayer {
+                    v: (0..d)
+                        .map(|j| (0..d).map(|i| vt[i + j * d]).collect())
+                        .collect(),
+                    b: b.to_vec(),
+                }
+            });
+            NeuralRule {
+                leaf: leaves.get(k).copied().unwrap_or(0),
+                units,
+                second_layer,
+                output: net.output_weight(k),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conditions_are_scaled_and_oriented() {
+        let h = Hyperplane {
+            coefficients: vec![(0, -2.0), (3, 0.24)],
+            offset: 2.8,
+        };
+        // −2 x0 + 0.24 x3 + 2.8 > 0  ⇔  x0 − 0.12 x3 < 1.4.
+        let c = h.condition().unwrap();
+        assert!(!c.greater);
+        assert_eq!(c.terms, vec![(0, 1.0), (3, -0.12)]);
+        assert!((c.threshold - 1.4).abs() < 1e-12);
+        let feats: Vec<Feature> = (0..4).map(|j| Feature::numeric(format!("x{j}"))).collect();
+        assert_eq!(c.display(&feats).to_string(), "x0 − 0.12·x3 < 1.4");
+        for row in [
+            [0.0, 0.0, 0.0, 0.0],
+            [1.5, 0.0, 0.0, 0.0],
+            [1.5, 0.0, 0.0, 2.0],
+        ] {
+            assert_eq!(c.holds(&row), h.value(&row) > 0.0, "{row:?}");
+        }
+        assert!(Hyperplane {
+            coefficients: vec![],
+            offset: 1.0
+        }
+        .condition()
+        .is_none());
+    }
+}

@@ -1,0 +1,396 @@
+//! Mini-batch training with Adam and early stopping on a validation split,
+//! shared by NRE and the MLP baseline.
+//!
+//! The paper fixes only the optimiser (Adam, learning rate 0.01); epochs,
+//! batch size, loss, regularisation and stopping are unstated (notes
+//! §1.9), so they are documented defaults here: logistic loss, batches of
+//! 256 rows reshuffled every epoch, at most 200 epochs, and early stopping
+//! when the validation loss has not improved for 20 epochs, restoring the
+//! best parameters.
+
+use nalgebra::DMatrix;
+use serde::{Deserialize, Serialize};
+
+use rc_core::rng::derive_seed;
+use rc_core::Rng;
+
+use crate::adam::Adam;
+use crate::error::{invalid, Error, Result};
+use crate::loss::Loss;
+use crate::network::Network;
+
+/// Rows per forward pass when scoring a whole data set.
+pub(crate) const EVAL_CHUNK: usize = 4096;
+
+/// What early stopping watches on the validation rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum StopOn {
+    /// The classification error (`sign f` against the label; ties broken
+    /// by the loss). Default: the logistic loss keeps rising from
+    /// over-confidence long after the error has stopped falling.
+    #[default]
+    Error,
+    /// The mean loss.
+    Loss,
+}
+
+/// Training settings (plain data; chained setters; `validate()`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrainParams {
+    /// Adam's step size α (paper: 0.01).
+    pub learning_rate: f64,
+    /// Adam's β₁ (Kingma & Ba's default 0.9).
+    pub beta1: f64,
+    /// Adam's β₂ (default 0.999).
+    pub beta2: f64,
+    /// Adam's ε (default 1e-8).
+    pub epsilon: f64,
+    /// Rows per mini-batch (default 256; at least 1). A batch larger than
+    /// the data means full-batch gradient descent.
+    pub batch_size: usize,
+    /// Maximum number of passes over the training rows (default 200; 0
+    /// leaves the network at its initialisation).
+    pub max_epochs: usize,
+    /// Stop after this many epochs without a validation-loss improvement
+    /// (default 20; at least 1). Ignored without a validation split.
+    pub patience: usize,
+    /// Fraction of the training rows held out (stratified) to choose the
+    /// stopping epoch (default 0.1; 0 trains for `max_epochs` on all rows;
+    /// at most 0.5).
+    pub validation_fraction: f64,
+    /// The loss (default logistic).
+    pub loss: Loss,
+    /// What early stopping watches (default the validation error).
+    pub stop_on: StopOn,
+    /// Shrinkage `ρ` of Eq. 1's penalty `ρ‖β‖²` on all parameters
+    /// (default 0).
+    pub l2: f64,
+}
+
+impl Default for TrainParams {
+    fn default() -> Self {
+        TrainParams {
+            learning_rate: 0.01,
+            beta1: 0.9,
+            beta2: 0.999,
+            epsilon: 1e-8,
+            batch_size: 256,
+            max_epochs: 200,
+            patience: 20,
+            validation_fraction: 0.1,
+            loss: Loss::Logistic,
+            stop_on: StopOn::Error,
+            l2: 0.0,
+        }
+    }
+}
+
+impl TrainParams {
+    /// Sets Adam's learning rate (> 0).
+    pub fn learning_rate(mut self, lr: f64) -> Self {
+        self.learning_rate = lr;
+        self
+    }
+
+    /// Sets Adam's β₁ and β₂ (each in `[0, 1)`).
+    pub fn betas(mut self, beta1: f64, beta2: f64) -> Self {
+        self.beta1 = beta1;
+        self.beta2 = beta2;
+        self
+    }
+
+    /// Sets Adam's ε (> 0).
+    pub fn epsilon(mut self, epsilon: f64) -> Self {
+        self.epsilon = epsilon;
+        self
+    }
+
+    /// Sets the mini-batch size in rows (≥ 1).
+    pub fn batch_size(mut self, n: usize) -> Self {
+        self.batch_size = n;
+        self
+    }
+
+    /// Sets the maximum number of epochs.
+    pub fn max_epochs(mut self, n: usize) -> Self {
+        self.max_epochs = n;
+        self
+    }
+
+    /// Sets the early-stopping patience in epochs (≥ 1).
+    pub fn patience(mut self, n: usize) -> Self {
+        self.patience = n;
+        self
+    }
+
+    /// Sets the validation fraction (`0..=0.5`; 0 disables early stopping).
+    pub fn validation_fraction(mut self, f: f64) -> Self {
+        self.validation_fraction = f;
+        self
+    }
+
+    /// Sets the loss.
+    pub fn loss(mut self, loss: Loss) -> Self {
+        self.loss = loss;
+        self
+    }
+
+    /// Sets what early stopping watches.
+    pub fn stop_on(mut self, stop_on: StopOn) -> Self {
+        self.stop_on = stop_on;
+        self
+    }
+
+    /// Sets the L2 shrinkage `ρ` (≥ 0).
+    pub fn l2(mut self, rho: f64) -> Self {
+        self.l2 = rho;
+        self
+    }
+
+    /// Checks every setting.
+    pub fn validate(&self) -> Result<()> {
+        if !(self.learning_rate.is_finite() && self.learning_rate > 0.0) {
+            return Err(invalid(
+                "learning_rate",
+                self.learning_rate,
+                "must be a finite number > 0",
+            ));
+        }
+        for (name, b) in [("beta1", self.beta1), ("beta2", self.beta2)] {
+            if !(0.0..1.0).contains(&b) {
+                return Err(invalid(name, b, "must be in [0, 1)"));
+            }
+        }
+        if !(self.epsilon.is_finite() && self.epsilon > 0.0) {
+            return Err(invalid(
+                "epsilon",
+                self.epsilon,
+                "must be a finite number > 0",
+            ));
+        }
+        if self.batch_size == 0 {
+            return Err(invalid("batch_size", 0, "must be at least 1"));
+        }
+        if self.patience == 0 {
+            return Err(invalid("patience", 0, "must be at least 1 epoch"));
+        }
+        if !(0.0..=0.5).contains(&self.validation_fraction) {
+            return Err(invalid(
+                "validation_fraction",
+                self.validation_fraction,
+                "must be in [0, 0.5]",
+            ));
+        }
+        if !(self.l2.is_finite() && self.l2 >= 0.0) {
+            return Err(invalid("l2", self.l2, "must be a finite number >= 0"));
+        }
+        Ok(())
+    }
+}
+
+/// What happened during training.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct TrainHistory {
+    /// Mean training loss of each epoch (over its mini-batches, before
+    /// each update).
+    pub train_loss: Vec<f64>,
+    /// Validation loss after each epoch (empty without validation).
+    pub val_loss: Vec<f64>,
+    /// Validation error after each epoch (empty without validation).
+    pub val_error: Vec<f64>,
+    /// Validation loss at initialisation (epoch 0), if validated.
+    pub initial_val_loss: Option<f64>,
+    /// The epoch whose parameters were kept (0 = the initialisation).
+    pub best_epoch: usize,
+    /// Epochs run.
+    pub epochs: usize,
+    /// Whether training stopped before `max_epochs`.
+    pub stopped_early: bool,
+}
+
+/// Rows `rows` of `x` into `out` (resized as needed).
+pub(crate) fn gather(x: &DMatrix<f64>, rows: &[usize], out: &mut DMatrix<f64>) {
+    if out.shape() != (rows.len(), x.ncols()) {
+        *out = DMatrix::zeros(rows.len(), x.ncols());
+    }
+    for j in 0..x.ncols() {
+        let src = x.column(j);
+        let src = src.as_slice();
+        for (o, &i) in out.column_mut(j).iter_mut().zip(rows) {
+            *o = src[i];
+        }
+    }
+}
+
+/// Scores of every row of `x`, computed in chunks.
+pub(crate) fn scores_of<N: Network>(net: &N, x: &DMatrix<f64>) -> Vec<f64> {
+    let n = x.nrows();
+    let mut out = Vec::with_capacity(n);
+    let mut cache = N::Cache::default();
+    let mut buf = DMatrix::zeros(0, 0);
+    let mut start = 0;
+    while start < n {
+        let end = (start + EVAL_CHUNK).min(n);
+        let x_ref = if start == 0 && end == n {
+            x
+        } else {
+            let rows: Vec<usize> = (start..end).collect();
+            gather(x, &rows, &mut buf);
+            &buf
+        };
+        net.forward(x_ref, &mut cache);
+        out.extend_from_slice(net.scores(&cache));
+        start = end;
+    }
+    out
+}
+
+/// Mean loss and its gradient `∂L/∂θ` on one batch.
+pub fn loss_and_gradient<N: Network>(
+    net: &N,
+    x: &DMatrix<f64>,
+    y: &[f64],
+    loss: Loss,
+    l2: f64,
+    cache: &mut N::Cache,
+    grad: &mut [f64],
+) -> f64 {
+    net.forward(x, cache);
+    let f = net.scores(cache);
+    let inv = 1.0 / y.len().max(1) as f64;
+    let mut total = 0.0;
+    let df: Vec<f64> = f
+        .iter()
+        .zip(y)
+        .map(|(&f, &y)| {
+            total += loss.value(f, y);
+            loss.derivative(f, y) * inv
+        })
+        .collect();
+    net.backward(x, cache, &df, grad);
+    let mut value = total * inv;
+    if l2 > 0.0 {
+        for (g, p) in grad.iter_mut().zip(net.params()) {
+            *g += 2.0 * l2 * p;
+            value += l2 * p * p;
+        }
+    }
+    value
+}
+
+/// Training data of [`train`]: inputs and ±1 labels.
+pub struct TrainSet<'a> {
+    /// Inputs, one row per example.
+    pub x: &'a DMatrix<f64>,
+    /// Labels ±1.
+    pub y: &'a [f64],
+}
+
+/// Trains `net` on `train` with mini-batch Adam; with `val`, keeps the
+/// parameters of the epoch with the lowest validation loss and stops after
+/// `patience` epochs without improvement. `observer(epoch, net)` is called
+/// after every epoch (and with epoch 0 before training). Mini-batch order
+/// depends only on `seed`.
+pub fn train<N: Network>(
+    net: &mut N,
+    train: TrainSet<'_>,
+    val: Option<TrainSet<'_>>,
+    params: &TrainParams,
+    seed: u64,
+    observer: &mut dyn FnMut(usize, &N),
+) -> Result<TrainHistory> {
+    params.validate()?;
+    let n = train.x.nrows();
+    let mut hist = TrainHistory::default();
+    let mut adam = Adam::new(
+        net.params().len(),
+        params.learning_rate,
+        params.beta1,
+        params.beta2,
+        params.epsilon,
+    );
+    let mut grad = vec![0.0; net.params().len()];
+    let mut cache = N::Cache::default();
+    let mut xb = DMatrix::zeros(0, 0);
+    let mut yb = Vec::new();
+    // (error, loss) on the validation rows.
+    let evaluate = |net: &N| -> Option<(f64, f64)> {
+        val.as_ref().filter(|v| v.x.nrows() > 0).map(|v| {
+            let f = scores_of(net, v.x);
+            let wrong = f
+                .iter()
+                .zip(v.y)
+                .filter(|(&f, &y)| (f > 0.0) != (y > 0.0))
+                .count();
+            (wrong as f64 / f.len() as f64, params.loss.mean(&f, v.y))
+        })
+    };
+    let better = |a: (f64, f64), b: (f64, f64)| match params.stop_on {
+        StopOn::Loss => a.1 < b.1,
+        StopOn::Error => a.0 < b.0 || (a.0 == b.0 && a.1 < b.1),
+    };
+    let mut best = evaluate(net);
+    hist.initial_val_loss = best.map(|b| b.1);
+    let mut best_params = best.map(|_| net.params().to_vec());
+    let mut stall = 0;
+    observer(0, net);
+    let mut order: Vec<usize> = (0..n).collect();
+    for epoch in 1..=params.max_epochs {
+        if n == 0 {
+            break;
+        }
+        let mut rng = Rng::new(derive_seed(seed, epoch as u64));
+        rng.shuffle(&mut order);
+        let mut epoch_loss = 0.0;
+        for batch in order.chunks(params.batch_size) {
+            gather(train.x, batch, &mut xb);
+            yb.clear();
+            yb.extend(batch.iter().map(|&i| train.y[i]));
+            let l = loss_and_gradient(net, &xb, &yb, params.loss, params.l2, &mut cache, &mut grad);
+            epoch_loss += l * batch.len() as f64;
+            adam.step(net.params_mut(), &grad);
+        }
+        let epoch_loss = epoch_loss / n as f64;
+        hist.epochs = epoch;
+        if !epoch_loss.is_finite() {
+            return Err(Error::Diverged {
+                epoch,
+                what: "training loss",
+                learning_rate: params.learning_rate,
+            });
+        }
+        if net.params().iter().any(|p| !p.is_finite()) {
+            return Err(Error::Diverged {
+                epoch,
+                what: "parameter vector",
+                learning_rate: params.learning_rate,
+            });
+        }
+        hist.train_loss.push(epoch_loss);
+        observer(epoch, net);
+        if let (Some(v), Some(b)) = (evaluate(net), best) {
+            hist.val_error.push(v.0);
+            hist.val_loss.push(v.1);
+            if better(v, b) {
+                best = Some(v);
+                hist.best_epoch = epoch;
+                if let Some(bp) = best_params.as_mut() {
+                    bp.copy_from_slice(net.params());
+                }
+                stall = 0;
+            } else {
+                stall += 1;
+                if stall >= params.patience {
+                    hist.stopped_early = epoch < params.max_epochs;
+                    break;
+                }
+            }
+        } else {
+            hist.best_epoch = epoch;
+        }
+    }
+    if let Some(bp) = best_params {
+        net.params_mut().copy_from_slice(&bp);
+    }
+    Ok(hist)
+}

@@ -1,0 +1,130 @@
+//! §IV-A: the network at initialisation reproduces the tree's partition.
+
+use proptest::prelude::*;
+
+use rc_core::generate::{ringnorm, rotated_xor, twonorm};
+use rc_core::{Dataset, Feature, Target};
+use rc_nre::{NreModel, NreParams};
+
+/// Checks, on every row of `data`: exactly one rule is active (the leaf
+/// supports are disjoint and cover the training rows), it is the rule of
+/// the row's tree leaf, and the sign of `f` is the sign of that leaf's
+/// value `n⁺ − n⁻` wherever that is non-zero.
+fn check_agreement(model: &NreModel, data: &Dataset) {
+    let z = model.standardizer().transform_dataset(data).unwrap();
+    let leaves = model.tree().apply(&z).unwrap();
+    let f = model.decision_function(data).unwrap();
+    let s = model.supports(data).unwrap();
+    let tree = model.tree().tree();
+    let mut checked = 0;
+    for i in 0..data.n_rows() {
+        let active: Vec<usize> = (0..s.ncols()).filter(|&k| s[(i, k)] > 0.0).collect();
+        assert_eq!(active.len(), 1, "row {i} activates rules {active:?}");
+        assert_eq!(model.leaves()[active[0]], leaves[i], "row {i}");
+        let v = tree.value(leaves[i]);
+        let value = v[1] - v[0];
+        if value != 0.0 {
+            assert_eq!(f[i].signum(), value.signum(), "row {i}: f = {}", f[i]);
+            checked += 1;
+        }
+    }
+    assert!(checked > data.n_rows() / 2);
+}
+
+#[test]
+fn initial_network_agrees_with_the_tree_on_training_rows() {
+    for (data, depth) in [
+        (twonorm(600, 1), 6),
+        (ringnorm(600, 2), 8),
+        (rotated_xor(500, 3, 0.6, 3), 4),
+    ] {
+        let model = NreParams::default()
+            .max_depth(depth)
+            .initialize(&data)
+            .unwrap();
+        check_agreement(&model, &data);
+        // Deep rules start as the identity: same outputs.
+        let deep = NreParams::default()
+            .max_depth(depth)
+            .deep(true)
+            .initialize(&data)
+            .unwrap();
+        assert_eq!(
+            deep.decision_function(&data).unwrap(),
+            model.decision_function(&data).unwrap()
+        );
+    }
+}
+
+#[test]
+fn encoding_follows_eq4() {
+    // One feature, split at a negative standardised threshold.
+    let x: Vec<f64> = (0..40).map(|i| i as f64).collect();
+    let labels: Vec<usize> = (0..40).map(|i| usize::from(i >= 10)).collect();
+    let data = Dataset::new(
+        "line",
+        vec![Feature::numeric("x")],
+        vec![x],
+        Target::Classes {
+            labels,
+            names: vec!["a".into(), "b".into()],
+        },
+    )
+    .unwrap();
+    let model = NreParams::default().max_depth(1).initialize(&data).unwrap();
+    let net = model.network();
+    assert_eq!(net.n_rules(), 2);
+    let step = model.paths()[0][0];
+    assert!(
+        step.threshold < 0.0,
+        "standardised threshold {}",
+        step.threshold
+    );
+    // Left rule: w = −1, a = +t; right rule: w = +1, a = −t (not ±|t|).
+    assert_eq!(net.unit_weights(0), &[-1.0]);
+    assert_eq!(net.unit_bias(0), step.threshold);
+    assert_eq!(net.unit_weights(1), &[1.0]);
+    assert_eq!(net.unit_bias(1), -step.threshold);
+    // c_k = (n⁺ − n⁻)/n of the leaves: all 'a' on the left, all 'b' right.
+    assert_eq!(net.output_weights(), &[-1.0, 1.0]);
+    // Rules print as the tree's conditions on raw values.
+    let text = rc_core::RuleModel::render_rules(&model);
+    assert!(text.starts_with("if x < 9.5 then class a"), "{text}");
+    assert!(text.contains("if x > 9.5 then class b"), "{text}");
+}
+
+#[test]
+fn unused_features_are_unconnected() {
+    // Features 2.. of the rotated XOR are noise; a depth-2 tree uses few.
+    let data = rotated_xor(400, 6, 0.4, 5);
+    let model = NreParams::default().max_depth(2).initialize(&data).unwrap();
+    let used: std::collections::BTreeSet<usize> =
+        model.paths().iter().flatten().map(|s| s.feature).collect();
+    assert_eq!(
+        model.inputs(),
+        used.into_iter().collect::<Vec<_>>().as_slice()
+    );
+    assert!(model.inputs().len() < data.n_features());
+    let net = model.network();
+    assert_eq!(net.n_inputs(), model.inputs().len());
+    // Parameters: Σ_k d_k (q + 1) + m (notes §1.6).
+    let q = net.n_inputs();
+    let expected: usize = net
+        .units_per_rule()
+        .iter()
+        .map(|d| d * (q + 1))
+        .sum::<usize>()
+        + net.n_rules();
+    assert_eq!(net.n_params(), expected);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, .. ProptestConfig::default() })]
+
+    #[test]
+    fn agreement_holds_for_random_data(seed in 0u64..10_000, depth in 1usize..7, noise in 0usize..4) {
+        let data = rotated_xor(150, noise, 0.25 * (seed % 7) as f64, seed);
+        let model = NreParams::default().max_depth(depth).initialize(&data).unwrap();
+        check_agreement(&model, &data);
+    }
+}

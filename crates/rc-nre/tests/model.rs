@@ -1,0 +1,152 @@
+//! Fitting end to end: learning, reproducibility, serialisation and the
+//! exported rules.
+
+use rc_core::generate::{ringnorm, rotated_xor, twonorm};
+use rc_core::{Dataset, Fit, Predict, RuleModel};
+use rc_nre::{MlpParams, NreModel, NreParams, StopOn, TrainParams};
+
+fn error(labels: Vec<usize>, data: &Dataset) -> f64 {
+    let truth = data.labels().unwrap();
+    labels.iter().zip(&truth).filter(|(p, t)| p != t).count() as f64 / truth.len() as f64
+}
+
+fn tree_error(model: &NreModel, test: &Dataset) -> f64 {
+    let z = model.standardizer().transform_dataset(test).unwrap();
+    error(model.tree().predict_labels(&z).unwrap(), test)
+}
+
+#[test]
+fn training_tilts_the_boxes_and_beats_the_tree() {
+    // twonorm's Bayes boundary is the diagonal hyperplane: axis-aligned
+    // boxes approximate it badly, oblique rules do not.
+    let (train, test) = (twonorm(1500, 1), twonorm(2000, 2));
+    let model = NreParams::default().max_depth(4).seed(3).fit(&train).unwrap();
+    let nre = error(model.predict(&test).unwrap().labels().unwrap(), &test);
+    let tree = tree_error(&model, &test);
+    assert!(nre < 0.06 && nre < tree - 0.08, "NRE {nre} vs tree {tree}");
+    let h = model.history();
+    assert!(h.epochs >= 1 && h.best_epoch <= h.epochs);
+    assert_eq!(h.val_loss.len(), h.epochs);
+    assert!(h.train_loss.first() > h.train_loss.last());
+}
+
+#[test]
+fn mlp_baseline_learns() {
+    let (train, test) = (ringnorm(1500, 3), ringnorm(1000, 4));
+    let model = MlpParams::default().hidden(32).seed(1).fit(&train).unwrap();
+    let err = error(model.predict(&test).unwrap().labels().unwrap(), &test);
+    assert!(err < 0.08, "MLP error {err}");
+}
+
+#[test]
+fn same_seed_same_model_on_any_thread() {
+    let data = rotated_xor(600, 2, 0.5, 8);
+    let params = NreParams::default().max_depth(3).max_epochs(30).seed(5);
+    let a = serde_json::to_string(&params.fit(&data).unwrap()).unwrap();
+    // Fitted concurrently on other threads: bit-identical.
+    let others: Vec<String> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..2)
+            .map(|_| s.spawn(|| serde_json::to_string(&params.fit(&data).unwrap()).unwrap()))
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert!(others.iter().all(|o| *o == a));
+    let c = serde_json::to_string(&params.clone().seed(6).fit(&data).unwrap()).unwrap();
+    assert_ne!(a, c);
+    let mlp = MlpParams::default().hidden(8).seed(2);
+    let m1 = serde_json::to_string(&mlp.fit(&data).unwrap()).unwrap();
+    assert_eq!(m1, serde_json::to_string(&mlp.fit(&data).unwrap()).unwrap());
+}
+
+#[test]
+fn models_round_trip_through_json() {
+    let data = twonorm(400, 9);
+    for deep in [false, true] {
+        let model = NreParams::default()
+            .max_depth(3)
+            .deep(deep)
+            .max_epochs(20)
+            .fit(&data)
+            .unwrap();
+        let back: NreModel = serde_json::from_str(&serde_json::to_string(&model).unwrap()).unwrap();
+        assert_eq!(back, model);
+        assert_eq!(back.predict(&data).unwrap(), model.predict(&data).unwrap());
+    }
+    let mlp = MlpParams::default().hidden(8).fit(&data).unwrap();
+    let back: rc_nre::MlpModel = serde_json::from_str(&serde_json::to_string(&mlp).unwrap()).unwrap();
+    assert_eq!(back.predict(&data).unwrap(), mlp.predict(&data).unwrap());
+}
+
+#[test]
+fn exported_rules_reproduce_the_network() {
+    let data = rotated_xor(500, 2, 0.7, 10);
+    for deep in [false, true] {
+        let model = NreParams::default()
+            .max_depth(3)
+            .deep(deep)
+            .max_epochs(40)
+            .fit(&data)
+            .unwrap();
+        let rules = model.rules();
+        assert_eq!(rules.len(), model.n_rules());
+        let f = model.decision_function(&data).unwrap();
+        for (i, fi) in f.iter().enumerate() {
+            let row = data.row(i);
+            let sum: f64 = rules.iter().map(|r| r.value(&row)).sum();
+            assert!((sum - fi).abs() < 1e-9 * (1.0 + fi.abs()), "row {i}: {sum} vs {fi}");
+            if !deep {
+                // Shallow rules: the conjunction of the printed conditions
+                // is the support.
+                for r in &rules {
+                    let all = r.conditions().iter().all(|c| c.holds(&row));
+                    assert_eq!(all, r.support(&row) > 0.0, "row {i}");
+                }
+            }
+        }
+        let text = model.render_rules();
+        assert_eq!(text.lines().count(), model.n_rules());
+        assert!(text.contains('·'), "trained rules are oblique:\n{text}");
+        assert!(text.lines().all(|l| l.starts_with("if ") && l.contains(" then class ")));
+        if deep {
+            assert!(text.contains("where h1 = max(0, "), "{text}");
+        }
+    }
+}
+
+#[test]
+fn early_stopping_keeps_the_best_epoch() {
+    let data = ringnorm(800, 11);
+    for stop in [StopOn::Error, StopOn::Loss] {
+        let model = NreParams::default()
+            .max_depth(4)
+            .train(TrainParams::default().patience(5).max_epochs(300).stop_on(stop))
+            .fit(&data)
+            .unwrap();
+        let h = model.history();
+        assert!(h.stopped_early || h.epochs == 300);
+        assert!(h.epochs - h.best_epoch <= 5 || h.epochs == 300);
+        if stop == StopOn::Loss && h.best_epoch > 0 {
+            let best = h.val_loss[h.best_epoch - 1];
+            assert!(h.val_loss.iter().all(|&v| v >= best));
+            assert!(best < h.initial_val_loss.unwrap());
+        }
+    }
+}
+
+#[test]
+fn uncovered_rows_get_the_training_prior() {
+    // Untrained: every training row is in exactly one leaf; a row far
+    // outside every box along a feature still falls in some leaf (tree
+    // leaves are unbounded), so move a rule boundary by hand instead.
+    let data = twonorm(300, 12);
+    let mut model = NreParams::default().max_depth(1).initialize(&data).unwrap();
+    model.retain_rules(&[0]).unwrap();
+    let s = model.supports(&data).unwrap();
+    let p = model.predict_positive(&data).unwrap();
+    for i in 0..data.n_rows() {
+        if s[(i, 0)] == 0.0 {
+            assert_eq!(p[i], model.prior());
+        }
+    }
+    assert!((0.3..0.7).contains(&model.prior()));
+}

@@ -1,0 +1,389 @@
+//! AdaBoost with decision-tree base estimators, SAMME and SAMME.R, with
+//! scikit-learn 0.22's semantics (the version the papers used).
+
+use serde::{Deserialize, Serialize};
+
+use rc_core::rng::derive_seed;
+use rc_core::{
+    CoverageMatrix, Dataset, Feature, Fit, PoolRule, Predict, Predictions, RuleModel, RuleSet,
+    RuleSource,
+};
+
+use crate::build::grow;
+use crate::data::{class_labels, Labels, Prepared, Rows};
+use crate::decision_tree::fit_weights;
+use crate::error::{Error, Result};
+use crate::params::{AdaBoostAlgorithm, AdaBoostParams};
+use crate::rules::{self, LeafStats};
+use crate::splitter::{Scratch, TreeConfig};
+use crate::tree::Tree;
+use rc_core::Rng;
+
+/// `np.finfo(np.float64).eps`, the floor probabilities are clipped to.
+const PROBA_EPS: f64 = f64::EPSILON;
+
+/// A fitted AdaBoost classifier.
+///
+/// Boosting stops early when a tree fits the weighted training data
+/// perfectly (that tree is kept with weight 1) and, for SAMME, when a tree
+/// is no better than random guessing (that tree is discarded), as
+/// scikit-learn does, so there may be fewer trees than `n_estimators`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AdaBoost {
+    trees: Vec<Tree>,
+    estimator_weights: Vec<f64>,
+    estimator_errors: Vec<f64>,
+    algorithm: AdaBoostAlgorithm,
+    learning_rate: f64,
+    n_classes: usize,
+    n_features: usize,
+    features: Vec<Feature>,
+    class_names: Vec<String>,
+}
+
+impl AdaBoostParams {
+    /// Fits with initial sample weights (finite, `>= 0`, not all zero;
+    /// normalised to sum to 1).
+    pub fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<AdaBoost> {
+        self.fit_impl(data, Some(weights))
+    }
+
+    fn fit_impl(&self, data: &Dataset, weights: Option<&[f64]>) -> Result<AdaBoost> {
+        self.validate()?;
+        let prep = Prepared::new(data)?;
+        let labels = class_labels(data)?;
+        let Labels::Classes { y, k } = &labels else {
+            return Err(Error::TargetKind("AdaBoost needs class labels".into()));
+        };
+        let k = *k;
+        let mut sw = fit_weights(data, weights)?;
+        let total: f64 = sw.iter().sum();
+        sw.iter_mut().for_each(|w| *w /= total);
+        let cfg = TreeConfig::from_params(&self.tree, prep.p)?;
+        let n = prep.n;
+        let kf = k as f64;
+        let mut trees = Vec::new();
+        let mut est_w = Vec::new();
+        let mut est_err = Vec::new();
+        let mut row_proba = vec![0.0; n * k];
+        let mut scratch = Scratch::default();
+        for m in 0..self.n_estimators {
+            let mut rng = Rng::new(derive_seed(self.seed, m as u64));
+            let tree = grow(&prep, labels.as_target(), &sw, &cfg, &mut rng, &mut scratch);
+            let mut incorrect = vec![false; n];
+            for (i, pr) in row_proba.chunks_mut(k).enumerate() {
+                tree.leaf_proba_into(tree.leaf_of_prepared(&prep, i), pr);
+                incorrect[i] = rc_core::metrics::argmax(pr) != y[i] as usize;
+            }
+            let sw_sum: f64 = sw.iter().sum();
+            let err: f64 = sw
+                .iter()
+                .zip(&incorrect)
+                .filter(|(_, &bad)| bad)
+                .map(|(w, _)| w)
+                .sum::<f64>()
+                / sw_sum;
+            let last = m + 1 == self.n_estimators;
+            if err <= 0.0 {
+                trees.push(tree);
+                est_w.push(1.0);
+                est_err.push(0.0);
+                break;
+            }
+            match self.algorithm {
+                AdaBoostAlgorithm::SammeR => {
+                    if !last {
+                        let factor = -self.learning_rate * (kf - 1.0) / kf;
+                        for (i, pr) in row_proba.chunks(k).enumerate() {
+                            // Σ_c coding_c · ln p_c with coding 1 for the true
+                            // class and −1/(K−1) for the others.
+                            let mut s = 0.0;
+                            for (c, &p) in pr.iter().enumerate() {
+                                let lp = p.max(PROBA_EPS).ln();
+                                s += if c == y[i] as usize {
+                                    lp
+                                } else {
+                                    -lp / (kf - 1.0)
+                                };
+                            }
+                            let e = factor * s;
+                            if sw[i] > 0.0 || e < 0.0 {
+                                sw[i] *= e.exp();
+                            }
+                        }
+                    }
+                    trees.push(tree);
+                    est_w.push(1.0);
+                    est_err.push(err);
+                }
+                AdaBoostAlgorithm::Samme => {
+                    if err >= 1.0 - 1.0 / kf {
+                        if trees.is_empty() {
+                            return Err(Error::WorseThanRandom {
+                                error: err,
+                                n_classes: k,
+                            });
+                        }
+                        break;
+                    }
+                    let alpha = self.learning_rate * (((1.0 - err) / err).ln() + (kf - 1.0).ln());
+                    if !last {
+                        for (w, &bad) in sw.iter_mut().zip(&incorrect) {
+                            if bad && *w > 0.0 {
+                                *w *= alpha.exp();
+                            }
+                        }
+                    }
+                    trees.push(tree);
+                    est_w.push(alpha);
+                    est_err.push(err);
+                }
+            }
+            let s: f64 = sw.iter().sum();
+            if !(s > 0.0 && s.is_finite()) {
+                break;
+            }
+            if !last {
+                sw.iter_mut().for_each(|w| *w /= s);
+            }
+        }
+        Ok(AdaBoost {
+            trees,
+            estimator_weights: est_w,
+            estimator_errors: est_err,
+            algorithm: self.algorithm,
+            learning_rate: self.learning_rate,
+            n_classes: k,
+            n_features: prep.p,
+            features: data.features().to_vec(),
+            class_names: data.class_names().to_vec(),
+        })
+    }
+}
+
+impl Fit for AdaBoostParams {
+    type Model = AdaBoost;
+    type Error = Error;
+
+    /// Fits with uniform initial weights.
+    fn fit(&self, data: &Dataset) -> Result<AdaBoost> {
+        self.fit_impl(data, None)
+    }
+}
+
+impl AdaBoost {
+    /// The fitted trees, in boosting order.
+    pub fn trees(&self) -> &[Tree] {
+        &self.trees
+    }
+
+    /// Number of fitted trees.
+    pub fn n_estimators(&self) -> usize {
+        self.trees.len()
+    }
+
+    /// The weight α_m of each fitted tree (SAMME:
+    /// `lr · (ln((1 − err)/err) + ln(K − 1))`; SAMME.R: 1; a tree that fit
+    /// perfectly: 1). RUX uses these.
+    pub fn estimator_weights(&self) -> &[f64] {
+        &self.estimator_weights
+    }
+
+    /// The weighted training error of each fitted tree.
+    pub fn estimator_errors(&self) -> &[f64] {
+        &self.estimator_errors
+    }
+
+    /// SAMME or SAMME.R.
+    pub fn algorithm(&self) -> AdaBoostAlgorithm {
+        self.algorithm
+    }
+
+    /// Number of classes.
+    pub fn n_classes(&self) -> usize {
+        self.n_classes
+    }
+
+    /// The training features.
+    pub fn features(&self) -> &[Feature] {
+        &self.features
+    }
+
+    /// Class names.
+    pub fn class_names(&self) -> &[String] {
+        &self.class_names
+    }
+
+    /// scikit-learn 0.22's `decision_function` before the binary collapse,
+    /// row-major `n × k`: SAMME.R sums `(K−1)(ln p_c − mean_j ln p_j)` over
+    /// trees, SAMME sums `α_m · [tree m predicts c]`; both divided by the
+    /// sum of the estimator weights. The predicted class is the argmax.
+    pub fn decision_scores(&self, data: &Dataset) -> Result<Vec<f64>> {
+        let rows = Rows::new(data, self.n_features)?;
+        let k = self.n_classes;
+        let kf = k as f64;
+        let mut out = vec![0.0; rows.n * k];
+        let mut p = vec![0.0; k];
+        let norm: f64 = self.estimator_weights.iter().sum();
+        for (t, &alpha) in self.trees.iter().zip(&self.estimator_weights) {
+            let leaves = t.leaves_of_rows(&rows);
+            for (o, &leaf) in out.chunks_mut(k).zip(&leaves) {
+                t.leaf_proba_into(leaf, &mut p);
+                match self.algorithm {
+                    AdaBoostAlgorithm::SammeR => {
+                        if k > 1 {
+                            p.iter_mut().for_each(|v| *v = v.max(PROBA_EPS).ln());
+                            let mean = p.iter().sum::<f64>() / kf;
+                            for (a, &lp) in o.iter_mut().zip(&p) {
+                                *a += (kf - 1.0) * (lp - mean);
+                            }
+                        }
+                    }
+                    AdaBoostAlgorithm::Samme => {
+                        o[rc_core::metrics::argmax(&p)] += alpha;
+                    }
+                }
+            }
+        }
+        if norm > 0.0 {
+            out.iter_mut().for_each(|v| *v /= norm);
+        }
+        Ok(out)
+    }
+
+    /// scikit-learn 0.22's `predict_proba`, row-major `n × k`: the
+    /// (SAMME: α-weighted tree probabilities, SAMME.R: decision scores)
+    /// averaged, then `exp(· / (K − 1))` normalised per row.
+    pub fn predict_proba(&self, data: &Dataset) -> Result<Vec<f64>> {
+        let k = self.n_classes;
+        if k == 1 {
+            let rows = Rows::new(data, self.n_features)?;
+            return Ok(vec![1.0; rows.n]);
+        }
+        let kf = k as f64;
+        let mut proba = match self.algorithm {
+            AdaBoostAlgorithm::SammeR => self.decision_scores(data)?,
+            AdaBoostAlgorithm::Samme => {
+                let rows = Rows::new(data, self.n_features)?;
+                let norm: f64 = self.estimator_weights.iter().sum();
+                let mut out = vec![0.0; rows.n * k];
+                let mut p = vec![0.0; k];
+                for (t, &alpha) in self.trees.iter().zip(&self.estimator_weights) {
+                    let leaves = t.leaves_of_rows(&rows);
+                    for (o, &leaf) in out.chunks_mut(k).zip(&leaves) {
+                        t.leaf_proba_into(leaf, &mut p);
+                        for (a, &v) in o.iter_mut().zip(&p) {
+                            *a += alpha * v;
+                        }
+                    }
+                }
+                out.iter_mut().for_each(|v| *v /= norm);
+                out
+            }
+        };
+        for o in proba.chunks_mut(k) {
+            o.iter_mut().for_each(|v| *v = (*v / (kf - 1.0)).exp());
+            let s: f64 = o.iter().sum();
+            let s = if s == 0.0 { 1.0 } else { s };
+            o.iter_mut().for_each(|v| *v /= s);
+        }
+        Ok(proba)
+    }
+
+    /// Predicted class of every row (scikit-learn's `predict`: the argmax
+    /// of the decision scores, ties to the lowest class).
+    pub fn predict_labels(&self, data: &Dataset) -> Result<Vec<usize>> {
+        let k = self.n_classes;
+        Ok(self
+            .decision_scores(data)?
+            .chunks(k)
+            .map(rc_core::metrics::argmax)
+            .collect())
+    }
+
+    /// The leaf of every row in every tree: `apply(data)?[tree][row]`.
+    pub fn apply(&self, data: &Dataset) -> Result<Vec<Vec<usize>>> {
+        rules::apply_trees(&self.trees, data, self.n_features)
+    }
+
+    /// Statistics of the rows of `data` in every leaf, in pool order.
+    pub fn leaf_stats(&self, data: &Dataset, weights: Option<&[f64]>) -> Result<Vec<LeafStats>> {
+        rules::ensemble_leaf_stats(&self.trees, data, self.n_features, weights)
+    }
+
+    /// Estimator-weighted mean of the trees' normalised importances
+    /// (scikit-learn).
+    pub fn feature_importances(&self) -> Vec<f64> {
+        let mut acc = vec![0.0; self.n_features];
+        let norm: f64 = self.estimator_weights.iter().sum();
+        for (t, &w) in self.trees.iter().zip(&self.estimator_weights) {
+            for (a, v) in acc.iter_mut().zip(t.feature_importances()) {
+                *a += w * v;
+            }
+        }
+        if norm > 0.0 {
+            acc.iter_mut().for_each(|v| *v /= norm);
+        }
+        acc
+    }
+
+    /// All leaves as a rule set: outcome = the leaf's class probabilities,
+    /// weight = the tree's estimator weight.
+    pub fn to_rule_set(&self) -> RuleSet {
+        rules::rule_set_of(
+            &self.trees,
+            &self.features,
+            &self.class_names,
+            rules::leaf_proba_outcome,
+            |e| self.estimator_weights[e],
+        )
+    }
+}
+
+impl Predict for AdaBoost {
+    type Error = Error;
+
+    /// Per-row class scores whose argmax is scikit-learn's `predict`: for
+    /// SAMME.R the `predict_proba` probabilities; for SAMME the normalised
+    /// α-weighted votes (scikit-learn's SAMME `predict_proba` averages tree
+    /// probabilities instead and can disagree with its own `predict`; it is
+    /// available as [`AdaBoost::predict_proba`]).
+    fn predict(&self, data: &Dataset) -> Result<Predictions> {
+        let proba = match self.algorithm {
+            AdaBoostAlgorithm::SammeR => self.predict_proba(data)?,
+            AdaBoostAlgorithm::Samme => self.decision_scores(data)?,
+        };
+        Ok(Predictions::Classes {
+            n_classes: self.n_classes,
+            proba,
+        })
+    }
+}
+
+impl RuleModel for AdaBoost {
+    /// All leaves of all trees.
+    fn n_rules(&self) -> usize {
+        self.trees.iter().map(Tree::n_leaves).sum()
+    }
+
+    fn rule_lengths(&self) -> Vec<usize> {
+        rules::leaf_depths(&self.trees)
+    }
+
+    fn render_rules(&self) -> String {
+        self.to_rule_set().to_string()
+    }
+}
+
+impl RuleSource for AdaBoost {
+    /// All leaves: trees in boosting order, leaves by increasing node id;
+    /// estimator weight α_m.
+    fn rule_pool(&self) -> Vec<PoolRule> {
+        rules::pool_of(&self.trees, |e| self.estimator_weights[e])
+    }
+
+    /// Coverage by routing the rows through the trees.
+    fn pool_coverage(&self, data: &Dataset) -> rc_core::Result<CoverageMatrix> {
+        rules::coverage_of(&self.trees, data, self.n_features)
+    }
+}

@@ -1,0 +1,243 @@
+//! A single CART tree as a fitted model: fit, predict, rules.
+
+use serde::{Deserialize, Serialize};
+
+use rc_core::{
+    CoverageMatrix, Dataset, Feature, Fit, PoolRule, Predict, Predictions, Rule, RuleModel,
+    RuleSet, RuleSource,
+};
+
+use crate::build::grow;
+use crate::data::{check_weights, labels_for, Labels, Prepared, Rows};
+use crate::error::{Error, Result};
+use crate::params::{Criterion, DecisionTreeParams};
+use crate::rules::{self, LeafStats};
+use crate::splitter::{Scratch, TargetRef, TreeConfig};
+use crate::tree::Tree;
+use rc_core::Rng;
+
+/// A fitted decision tree (classification or regression) with the names
+/// of the features and classes it was trained on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DecisionTree {
+    tree: Tree,
+    criterion: Criterion,
+    features: Vec<Feature>,
+    class_names: Vec<String>,
+}
+
+impl Labels {
+    pub(crate) fn as_target(&self) -> TargetRef<'_> {
+        match self {
+            Labels::Classes { y, k } => TargetRef::Classes { y, k: *k },
+            Labels::Values(v) => TargetRef::Values(v),
+        }
+    }
+}
+
+/// Sample weights of a fit: the user's (checked) or all ones.
+pub(crate) fn fit_weights(data: &Dataset, weights: Option<&[f64]>) -> Result<Vec<f64>> {
+    match weights {
+        Some(w) => {
+            check_weights(w, data.n_rows())?;
+            Ok(w.to_vec())
+        }
+        None => Ok(vec![1.0; data.n_rows()]),
+    }
+}
+
+impl DecisionTreeParams {
+    /// Fits a tree with one sample weight per row of `data` (finite,
+    /// `>= 0`, not all zero). Rows with weight 0 are ignored; a weight of 2
+    /// has the same effect as the row appearing twice.
+    pub fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<DecisionTree> {
+        self.fit_impl(data, Some(weights))
+    }
+
+    fn fit_impl(&self, data: &Dataset, weights: Option<&[f64]>) -> Result<DecisionTree> {
+        self.validate()?;
+        let prep = Prepared::new(data)?;
+        let labels = labels_for(data, self.criterion)?;
+        let w = fit_weights(data, weights)?;
+        let cfg = TreeConfig::from_params(self, prep.p)?;
+        let mut rng = Rng::new(self.seed);
+        let tree = grow(
+            &prep,
+            labels.as_target(),
+            &w,
+            &cfg,
+            &mut rng,
+            &mut Scratch::default(),
+        );
+        Ok(DecisionTree {
+            tree,
+            criterion: self.criterion,
+            features: data.features().to_vec(),
+            class_names: data.class_names().to_vec(),
+        })
+    }
+}
+
+impl Fit for DecisionTreeParams {
+    type Model = DecisionTree;
+    type Error = Error;
+
+    /// Fits a tree with unit sample weights.
+    fn fit(&self, data: &Dataset) -> Result<DecisionTree> {
+        self.fit_impl(data, None)
+    }
+}
+
+impl DecisionTree {
+    /// The tree structure.
+    pub fn tree(&self) -> &Tree {
+        &self.tree
+    }
+
+    /// The criterion it was grown with.
+    pub fn criterion(&self) -> Criterion {
+        self.criterion
+    }
+
+    /// The training features.
+    pub fn features(&self) -> &[Feature] {
+        &self.features
+    }
+
+    /// Class names (empty for regression).
+    pub fn class_names(&self) -> &[String] {
+        &self.class_names
+    }
+
+    /// Number of classes (0 for regression).
+    pub fn n_classes(&self) -> usize {
+        self.tree.n_classes()
+    }
+
+    /// Class probabilities, row-major `n × k`: the normalised weighted
+    /// class counts of each row's leaf (scikit-learn's `predict_proba`).
+    pub fn predict_proba(&self, data: &Dataset) -> Result<Vec<f64>> {
+        if !self.tree.is_classifier() {
+            return Err(Error::TargetKind(
+                "predict_proba needs a classification tree; use predict_values".into(),
+            ));
+        }
+        let rows = Rows::new(data, self.tree.n_features())?;
+        let k = self.tree.n_classes();
+        let mut out = vec![0.0; rows.n * k];
+        let leaves = self.tree.leaves_of_rows(&rows);
+        for (o, &leaf) in out.chunks_mut(k).zip(&leaves) {
+            self.tree.leaf_proba_into(leaf, o);
+        }
+        Ok(out)
+    }
+
+    /// Predicted class of every row (the most probable; ties to the lowest
+    /// class, as scikit-learn).
+    pub fn predict_labels(&self, data: &Dataset) -> Result<Vec<usize>> {
+        let k = self.tree.n_classes();
+        Ok(self
+            .predict_proba(data)?
+            .chunks(k)
+            .map(rc_core::metrics::argmax)
+            .collect())
+    }
+
+    /// Predicted value of every row (regression trees: the leaf's weighted
+    /// mean).
+    pub fn predict_values(&self, data: &Dataset) -> Result<Vec<f64>> {
+        if self.tree.is_classifier() {
+            return Err(Error::TargetKind(
+                "predict_values needs a regression tree; use predict_proba or predict_labels"
+                    .into(),
+            ));
+        }
+        let rows = Rows::new(data, self.tree.n_features())?;
+        Ok(self
+            .tree
+            .leaves_of_rows(&rows)
+            .into_iter()
+            .map(|leaf| self.tree.value(leaf)[0])
+            .collect())
+    }
+
+    /// The leaf node id of every row of `data`.
+    pub fn apply(&self, data: &Dataset) -> Result<Vec<usize>> {
+        self.tree.apply(data)
+    }
+
+    /// Every leaf as `(node id, rule)`, increasing node id.
+    pub fn leaf_rules(&self) -> Vec<(usize, Rule)> {
+        self.tree.leaf_rules()
+    }
+
+    /// Statistics of the rows of `data` in every leaf (increasing node id).
+    pub fn leaf_stats(&self, data: &Dataset, weights: Option<&[f64]>) -> Result<Vec<LeafStats>> {
+        self.tree.leaf_stats(data, weights)
+    }
+
+    /// Normalised impurity-decrease feature importances.
+    pub fn feature_importances(&self) -> Vec<f64> {
+        self.tree.feature_importances()
+    }
+
+    /// The tree as a rule set: one rule per leaf (increasing node id) with
+    /// the leaf's weighted class counts ([`rc_core::Outcome::ClassCounts`])
+    /// or value ([`rc_core::Outcome::Value`]), weight 1.
+    pub fn to_rule_set(&self) -> RuleSet {
+        rules::rule_set_of(
+            std::slice::from_ref(&self.tree),
+            &self.features,
+            &self.class_names,
+            rules::leaf_outcome,
+            |_| 1.0,
+        )
+    }
+}
+
+impl Predict for DecisionTree {
+    type Error = Error;
+
+    /// Class probabilities for a classification tree, values for a
+    /// regression tree.
+    fn predict(&self, data: &Dataset) -> Result<Predictions> {
+        if self.tree.is_classifier() {
+            Ok(Predictions::Classes {
+                n_classes: self.tree.n_classes(),
+                proba: self.predict_proba(data)?,
+            })
+        } else {
+            Ok(Predictions::Values(self.predict_values(data)?))
+        }
+    }
+}
+
+impl RuleModel for DecisionTree {
+    fn n_rules(&self) -> usize {
+        self.tree.n_leaves()
+    }
+
+    fn rule_lengths(&self) -> Vec<usize> {
+        rules::leaf_depths(std::slice::from_ref(&self.tree))
+    }
+
+    fn render_rules(&self) -> String {
+        self.to_rule_set().to_string()
+    }
+}
+
+impl RuleSource for DecisionTree {
+    /// The leaves in increasing node id (estimator 0, weight 1).
+    fn rule_pool(&self) -> Vec<PoolRule> {
+        rules::pool_of(std::slice::from_ref(&self.tree), |_| 1.0)
+    }
+
+    /// Coverage by routing the rows through the tree.
+    fn pool_coverage(&self, data: &Dataset) -> rc_core::Result<CoverageMatrix> {
+        rules::coverage_of(
+            std::slice::from_ref(&self.tree),
+            data,
+            self.tree.n_features(),
+        )
+    }
+}

@@ -1,0 +1,301 @@
+//! Random forests: bootstrap samples as integer weights, one seeded tree
+//! per index grown in parallel with rayon and collected in order, so the
+//! forest is identical for any number of threads.
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use rc_core::rng::derive_seed;
+use rc_core::{
+    CoverageMatrix, Dataset, Feature, Fit, PoolRule, Predict, Predictions, RuleModel, RuleSet,
+    RuleSource,
+};
+
+use crate::build::grow;
+use crate::data::{labels_for, Prepared, Rows};
+use crate::decision_tree::fit_weights;
+use crate::error::{invalid, Error, Result};
+use crate::params::RandomForestParams;
+use crate::rules::{self, LeafStats};
+use crate::splitter::{Scratch, TreeConfig};
+use crate::tree::Tree;
+use rc_core::Rng;
+
+/// Rows predicted per parallel task.
+const CHUNK: usize = 256;
+
+/// A fitted random forest.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RandomForest {
+    trees: Vec<Tree>,
+    n_features: usize,
+    features: Vec<Feature>,
+    class_names: Vec<String>,
+}
+
+impl RandomForestParams {
+    /// Fits a forest with one sample weight per row (finite, `>= 0`, not
+    /// all zero); each tree's weights are the bootstrap counts times these.
+    pub fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<RandomForest> {
+        self.fit_impl(data, Some(weights))
+    }
+
+    fn fit_impl(&self, data: &Dataset, weights: Option<&[f64]>) -> Result<RandomForest> {
+        self.validate()?;
+        let prep = Prepared::new(data)?;
+        let labels = labels_for(data, self.tree.criterion)?;
+        let user_w = fit_weights(data, weights)?;
+        let cfg = TreeConfig::from_params(&self.tree, prep.p)?;
+        let n = prep.n;
+        let draws = self.max_samples.unwrap_or(n);
+        if draws > n {
+            return Err(invalid(
+                "max_samples",
+                draws,
+                format!("the data has only {n} rows"),
+            ));
+        }
+        let target = labels.as_target();
+        let trees: Vec<Tree> = (0..self.n_estimators)
+            .into_par_iter()
+            .map_init(Scratch::default, |scratch, t| {
+                let mut rng = Rng::new(derive_seed(self.seed, t as u64));
+                let w = if self.bootstrap {
+                    let mut counts = vec![0u32; n];
+                    for _ in 0..draws {
+                        counts[crate::draw::below(&mut rng, n)] += 1;
+                    }
+                    counts
+                        .iter()
+                        .zip(&user_w)
+                        .map(|(&c, &w)| c as f64 * w)
+                        .collect()
+                } else {
+                    user_w.clone()
+                };
+                grow(&prep, target, &w, &cfg, &mut rng, scratch)
+            })
+            .collect();
+        Ok(RandomForest {
+            trees,
+            n_features: prep.p,
+            features: data.features().to_vec(),
+            class_names: data.class_names().to_vec(),
+        })
+    }
+}
+
+impl Fit for RandomForestParams {
+    type Model = RandomForest;
+    type Error = Error;
+
+    /// Fits a forest with unit sample weights.
+    fn fit(&self, data: &Dataset) -> Result<RandomForest> {
+        self.fit_impl(data, None)
+    }
+}
+
+impl RandomForest {
+    /// The trees, in estimator order.
+    pub fn trees(&self) -> &[Tree] {
+        &self.trees
+    }
+
+    /// Number of trees.
+    pub fn n_estimators(&self) -> usize {
+        self.trees.len()
+    }
+
+    /// The training features.
+    pub fn features(&self) -> &[Feature] {
+        &self.features
+    }
+
+    /// Class names (empty for regression).
+    pub fn class_names(&self) -> &[String] {
+        &self.class_names
+    }
+
+    /// Number of classes (0 for regression).
+    pub fn n_classes(&self) -> usize {
+        self.trees.first().map_or(0, Tree::n_classes)
+    }
+
+    /// Total number of leaves over all trees.
+    pub fn n_leaves(&self) -> usize {
+        self.trees.iter().map(Tree::n_leaves).sum()
+    }
+
+    /// Class probabilities, row-major `n × k`: the mean over trees of each
+    /// tree's leaf class distribution (scikit-learn's `predict_proba`).
+    pub fn predict_proba(&self, data: &Dataset) -> Result<Vec<f64>> {
+        let k = self.n_classes();
+        if k == 0 {
+            return Err(Error::TargetKind(
+                "predict_proba needs a classification forest; use predict_values".into(),
+            ));
+        }
+        let rows = Rows::new(data, self.n_features)?;
+        let mut out = vec![0.0; rows.n * k];
+        let scale = 1.0 / self.trees.len() as f64;
+        let cols = rows.columns();
+        out.par_chunks_mut(CHUNK * k)
+            .enumerate()
+            .for_each(|(c, chunk)| {
+                // Tree by tree over a block of rows: one tree's nodes stay in
+                // cache; every row still sums the trees in order.
+                let first = c * CHUNK;
+                let mut leaves = vec![0usize; chunk.len() / k];
+                let mut p = vec![0.0; k];
+                for t in &self.trees {
+                    t.leaves_into(&cols, first, &mut leaves);
+                    for (o, &leaf) in chunk.chunks_mut(k).zip(&leaves) {
+                        t.leaf_proba_into(leaf, &mut p);
+                        for (a, b) in o.iter_mut().zip(&p) {
+                            *a += b;
+                        }
+                    }
+                }
+                chunk.iter_mut().for_each(|v| *v *= scale);
+            });
+        Ok(out)
+    }
+
+    /// Predicted class of every row (ties to the lowest class).
+    pub fn predict_labels(&self, data: &Dataset) -> Result<Vec<usize>> {
+        let k = self.n_classes();
+        Ok(self
+            .predict_proba(data)?
+            .chunks(k)
+            .map(rc_core::metrics::argmax)
+            .collect())
+    }
+
+    /// Mean prediction of the trees (regression forests).
+    pub fn predict_values(&self, data: &Dataset) -> Result<Vec<f64>> {
+        if self.n_classes() > 0 {
+            return Err(Error::TargetKind(
+                "predict_values needs a regression forest; use predict_proba".into(),
+            ));
+        }
+        let rows = Rows::new(data, self.n_features)?;
+        let scale = 1.0 / self.trees.len() as f64;
+        let mut out = vec![0.0; rows.n];
+        let cols = rows.columns();
+        out.par_chunks_mut(CHUNK)
+            .enumerate()
+            .for_each(|(c, chunk)| {
+                let first = c * CHUNK;
+                let mut leaves = vec![0usize; chunk.len()];
+                for t in &self.trees {
+                    t.leaves_into(&cols, first, &mut leaves);
+                    for (o, &leaf) in chunk.iter_mut().zip(&leaves) {
+                        *o += t.value(leaf)[0];
+                    }
+                }
+                chunk.iter_mut().for_each(|v| *v *= scale);
+            });
+        Ok(out)
+    }
+
+    /// The leaf of every row in every tree: `apply(data)?[tree][row]`.
+    pub fn apply(&self, data: &Dataset) -> Result<Vec<Vec<usize>>> {
+        rules::apply_trees(&self.trees, data, self.n_features)
+    }
+
+    /// Statistics of the rows of `data` in every leaf of every tree, in
+    /// [`RuleSource::rule_pool`] order (tree, then increasing leaf id).
+    pub fn leaf_stats(&self, data: &Dataset, weights: Option<&[f64]>) -> Result<Vec<LeafStats>> {
+        rules::ensemble_leaf_stats(&self.trees, data, self.n_features, weights)
+    }
+
+    /// Mean over trees (with at least one split) of the normalised
+    /// impurity-decrease importances, normalised again (scikit-learn).
+    pub fn feature_importances(&self) -> Vec<f64> {
+        mean_importances(&self.trees, self.n_features, |t| t.feature_importances())
+    }
+
+    /// All leaves as a rule set: outcome = the leaf's class probabilities
+    /// (or value), weight = 1 / number of trees, so the weighted sum of the
+    /// rules a row satisfies is the forest's prediction.
+    pub fn to_rule_set(&self) -> RuleSet {
+        let w = 1.0 / self.trees.len() as f64;
+        rules::rule_set_of(
+            &self.trees,
+            &self.features,
+            &self.class_names,
+            rules::leaf_proba_outcome,
+            |_| w,
+        )
+    }
+}
+
+/// Mean of per-tree importances over trees with a split, normalised to sum
+/// to 1 (zeros when no tree has a split).
+pub(crate) fn mean_importances(
+    trees: &[Tree],
+    p: usize,
+    per_tree: impl Fn(&Tree) -> Vec<f64>,
+) -> Vec<f64> {
+    let mut acc = vec![0.0; p];
+    let mut count = 0usize;
+    for t in trees.iter().filter(|t| t.n_nodes() > 1) {
+        for (a, v) in acc.iter_mut().zip(per_tree(t)) {
+            *a += v;
+        }
+        count += 1;
+    }
+    if count == 0 {
+        return acc;
+    }
+    let s: f64 = acc.iter().sum();
+    if s > 0.0 {
+        acc.iter_mut().for_each(|v| *v /= s);
+    }
+    acc
+}
+
+impl Predict for RandomForest {
+    type Error = Error;
+
+    /// Class probabilities for a classification forest, values for a
+    /// regression forest.
+    fn predict(&self, data: &Dataset) -> Result<Predictions> {
+        if self.n_classes() > 0 {
+            Ok(Predictions::Classes {
+                n_classes: self.n_classes(),
+                proba: self.predict_proba(data)?,
+            })
+        } else {
+            Ok(Predictions::Values(self.predict_values(data)?))
+        }
+    }
+}
+
+impl RuleModel for RandomForest {
+    /// All leaves of all trees.
+    fn n_rules(&self) -> usize {
+        self.n_leaves()
+    }
+
+    fn rule_lengths(&self) -> Vec<usize> {
+        rules::leaf_depths(&self.trees)
+    }
+
+    fn render_rules(&self) -> String {
+        self.to_rule_set().to_string()
+    }
+}
+
+impl RuleSource for RandomForest {
+    /// All leaves: trees in order, leaves by increasing node id; estimator
+    /// weight 1.
+    fn rule_pool(&self) -> Vec<PoolRule> {
+        rules::pool_of(&self.trees, |_| 1.0)
+    }
+
+    /// Coverage by routing the rows through the trees.
+    fn pool_coverage(&self, data: &Dataset) -> rc_core::Result<CoverageMatrix> {
+        rules::coverage_of(&self.trees, data, self.n_features)
+    }
+}

@@ -1,0 +1,127 @@
+//! Weighted CART decision trees (Gini, entropy, squared error), random
+//! forests, AdaBoost (SAMME, SAMME.R) and gradient boosting that follow
+//! scikit-learn's algorithms split for split, with real-valued sample
+//! weights everywhere. Every fitted model hands out its leaves as rc-core
+//! [`Rule`](rc_core::Rule)s — with `apply`, leaf statistics on any dataset
+//! and fast rule-pool coverage — so rule learners (MIRCO, RCBoost, RUX, …)
+//! can build on them.
+//!
+//! ```
+//! use rc_core::{Dataset, Feature, Fit, Predict, RuleModel, Rng, Target};
+//! use rc_tree::DecisionTreeParams;
+//!
+//! // Two features; the class is 1 inside the square (0.2, 0.7]².
+//! let mut rng = Rng::new(7);
+//! let rows: Vec<Vec<f64>> = (0..400).map(|_| vec![rng.next_f64(), rng.next_f64()]).collect();
+//! let inside = |r: &[f64]| r.iter().all(|&v| v > 0.2 && v <= 0.7);
+//! let labels = rows.iter().map(|r| usize::from(inside(r))).collect();
+//! let data = Dataset::from_rows(
+//!     "square",
+//!     vec![Feature::numeric("x"), Feature::numeric("y")],
+//!     &rows,
+//!     Target::Classes { labels, names: vec!["out".into(), "in".into()] },
+//! )?;
+//!
+//! let tree = DecisionTreeParams::classifier().max_depth(4).fit(&data)?;
+//! let predicted = tree.predict(&data)?.labels().expect("a classifier");
+//! let truth = data.labels()?;
+//! let correct = predicted.iter().zip(&truth).filter(|(p, t)| p == t).count();
+//! assert!(correct as f64 / truth.len() as f64 > 0.97);
+//!
+//! // Every leaf is a rule: "if x > 0.2… and y <= 0.7… then class in [0, 93]".
+//! assert_eq!(tree.n_rules(), tree.tree().n_leaves());
+//! println!("{}", tree.render_rules());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # What it does
+//!
+//! - [`DecisionTreeParams`] fits a [`DecisionTree`]: thresholds halfway
+//!   between consecutive distinct float32 values (scikit-learn casts `X` to
+//!   float32), the best weighted impurity decrease wins and the first
+//!   feature scanned wins ties; `max_depth`, `min_samples_split`,
+//!   `min_samples_leaf`, `min_weight_fraction_leaf`, `max_features`,
+//!   `min_impurity_decrease` as in scikit-learn. Node ids are scikit-learn's
+//!   preorder numbering (left child first).
+//! - [`RandomForestParams`] fits a [`RandomForest`] in parallel (rayon);
+//!   each tree's seed is derived from the forest seed, so the forest is
+//!   bit-identical for any number of threads.
+//! - [`AdaBoostParams`] fits [`AdaBoost`] (SAMME or SAMME.R, scikit-learn
+//!   0.22) and exposes the estimator weights.
+//! - [`GradientBoostingParams`] fits [`GradientBoosting`] (binomial or
+//!   multinomial deviance, squared error).
+//! - Rules: [`Tree::leaf_rules`], [`Tree::apply`], [`Tree::leaf_stats`];
+//!   every model implements [`rc_core::RuleSource`] and
+//!   [`rc_core::RuleModel`], and converts to an [`rc_core::RuleSet`].
+//!
+//! # Input
+//!
+//! Features must be numeric ([`rc_core::FeatureKind::Numeric`] or one-hot
+//! [`rc_core::FeatureKind::Indicator`] columns): call
+//! [`Dataset::one_hot`](rc_core::Dataset::one_hot) on categorical data
+//! first. **Missing values are rejected**: a `NaN` in any feature returns
+//! [`Error::MissingValue`] naming the feature and row, at fit and at
+//! predict time. Values must fit in float32. Sample weights must be
+//! finite, non-negative and not all zero.
+//!
+//! # Thresholds
+//!
+//! A split stores scikit-learn's threshold `t` and a float64 threshold `T`
+//! with `x <= T` exactly when `f32(x) <= t`; rules and prediction compare
+//! raw values with `T`, so they route every row as scikit-learn's float32
+//! comparison does and a tree's rules always agree with the tree.
+//!
+//! # Speed
+//!
+//! The data is prepared once per fit (and shared by all trees of an
+//! ensemble): two-valued columns (one-hot indicators) become row bitmasks,
+//! columns with at most 256 distinct values become one-byte codes split
+//! from per-node histograms, and other columns are sorted once and kept
+//! sorted per node by stable partitioning, so no node sorts anything.
+//! Zero-weight rows (out-of-bag rows of a bootstrap) are dropped up front.
+//! Features found constant in a node are not scanned again below it. None
+//! of this changes which split wins: candidate thresholds, proxies and
+//! tie-breaking are scikit-learn's (see `docs/PERFORMANCE.md`, section
+//! rc-tree, for timings against scikit-learn).
+//!
+//! # Differences from scikit-learn
+//!
+//! - With all features considered, features are scanned in column order
+//!   (scikit-learn scans them in a random order), so ties between equally
+//!   good splits on different features go to the lowest column.
+//! - Random draws (bootstrap, feature sampling, subsampling) come from
+//!   [`rc_core::Rng`], so the same seed gives different (equally valid)
+//!   forests than scikit-learn's `random_state`.
+//! - Gradient boosting splits by squared error rather than `friedman_mse`:
+//!   the same splits, but `min_impurity_decrease` is on the squared-error
+//!   scale.
+//! - Missing values are rejected instead of being routed.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+mod adaboost;
+mod build;
+mod criterion;
+mod data;
+mod decision_tree;
+mod draw;
+pub mod error;
+mod forest;
+mod gboost;
+pub mod params;
+mod rules;
+mod splitter;
+mod threshold;
+mod tree;
+
+pub use adaboost::AdaBoost;
+pub use decision_tree::DecisionTree;
+pub use error::{Error, Result};
+pub use forest::RandomForest;
+pub use gboost::{GbLoss, GradientBoosting};
+pub use params::{
+    AdaBoostAlgorithm, AdaBoostParams, Criterion, DecisionTreeParams, GradientBoostingParams,
+    MaxFeatures, RandomForestParams,
+};
+pub use rules::LeafStats;
+pub use tree::{Node, NodeSplit, Tree};

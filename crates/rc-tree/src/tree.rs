@@ -1,0 +1,349 @@
+//! The fitted tree: flat node arrays in scikit-learn's depth-first
+//! preorder numbering (root 0, then the whole left subtree, then the right
+//! subtree).
+
+use serde::{Deserialize, Serialize};
+
+use rc_core::Dataset;
+
+use crate::data::{Prepared, Rows};
+use crate::error::Result;
+
+/// A binary decision tree. Node ids are preorder, left child first
+/// (scikit-learn's numbering), so the ids of the leaves increase from left
+/// to right.
+///
+/// An internal node sends a row left when `x[feature] <= rule_threshold`
+/// (see [`NodeSplit`]). Classification trees store at every node the
+/// weighted class counts of the training rows that reached it; regression
+/// trees store their weighted mean.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Tree {
+    n_features: usize,
+    /// Number of classes; 0 for a regression tree.
+    n_classes: usize,
+    /// What traversal needs, 16 bytes per node; the left child of an
+    /// internal node `id` is `id + 1` (preorder).
+    nav: Vec<Nav>,
+    /// scikit-learn's thresholds (0 for leaves).
+    threshold: Vec<f64>,
+    impurity: Vec<f64>,
+    n_node_samples: Vec<u32>,
+    weighted_n_node_samples: Vec<f64>,
+    depth: Vec<u32>,
+    /// `n_nodes × max(n_classes, 1)` values.
+    value: Vec<f64>,
+}
+
+/// The split of an internal node.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NodeSplit {
+    /// Feature (column) tested.
+    pub feature: usize,
+    /// scikit-learn's threshold: the float64 midpoint of two consecutive
+    /// distinct float32 values of the feature.
+    pub threshold: f64,
+    /// The equivalent threshold on raw `f64` values: `x <= rule_threshold`
+    /// exactly when `f32(x) <= threshold`. Rules use it.
+    pub rule_threshold: f64,
+    /// Id of the left child (`x <= rule_threshold`).
+    pub left: usize,
+    /// Id of the right child (`x > rule_threshold`).
+    pub right: usize,
+}
+
+/// A view of one node.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Node<'a> {
+    /// Node id (preorder).
+    pub id: usize,
+    /// Depth (the root has depth 0).
+    pub depth: usize,
+    /// Impurity of the training rows at the node (weighted, under the
+    /// tree's criterion).
+    pub impurity: f64,
+    /// Number of distinct training rows with positive weight at the node.
+    pub n_samples: usize,
+    /// Their total weight.
+    pub weighted_n_samples: f64,
+    /// Weighted class counts (classification) or the value the node
+    /// predicts (regression; for gradient boosting the leaf's Newton step).
+    pub value: &'a [f64],
+    /// The split, or `None` for a leaf.
+    pub split: Option<NodeSplit>,
+}
+
+/// The traversal data of one node.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+struct Nav {
+    /// The rule threshold (raw `f64` comparison); 0 for leaves.
+    t: f64,
+    /// Feature tested; 0 for leaves.
+    f: u32,
+    /// Right child; 0 marks a leaf (the root is never a child).
+    r: u32,
+}
+
+/// What the builder records for one node.
+pub(crate) struct NodeRecord {
+    pub impurity: f64,
+    pub n_samples: u32,
+    pub weight: f64,
+    pub depth: u32,
+}
+
+impl Tree {
+    pub(crate) fn empty(n_features: usize, n_classes: usize) -> Tree {
+        Tree {
+            n_features,
+            n_classes,
+            nav: Vec::new(),
+            threshold: Vec::new(),
+            impurity: Vec::new(),
+            n_node_samples: Vec::new(),
+            weighted_n_node_samples: Vec::new(),
+            depth: Vec::new(),
+            value: Vec::new(),
+        }
+    }
+
+    /// Appends a node (as a leaf) and returns its id.
+    pub(crate) fn push_node(&mut self, rec: NodeRecord, value: &[f64]) -> usize {
+        let id = self.nav.len();
+        self.nav.push(Nav { t: 0.0, f: 0, r: 0 });
+        self.threshold.push(0.0);
+        self.impurity.push(rec.impurity);
+        self.n_node_samples.push(rec.n_samples);
+        self.weighted_n_node_samples.push(rec.weight);
+        self.depth.push(rec.depth);
+        self.value.extend_from_slice(value);
+        id
+    }
+
+    /// Turns node `id` into a split node (children are linked later).
+    pub(crate) fn set_split(&mut self, id: usize, feature: usize, threshold: f64) {
+        self.nav[id].f = feature as u32;
+        self.nav[id].t = crate::threshold::rule_threshold(threshold);
+        self.threshold[id] = threshold;
+    }
+
+    /// Links a child; the builder creates nodes in preorder, so a left child
+    /// always has id `parent + 1`.
+    pub(crate) fn link_child(&mut self, parent: usize, is_left: bool, child: usize) {
+        debug_assert!(!is_left || child == parent + 1);
+        if !is_left {
+            self.nav[parent].r = child as u32;
+        }
+    }
+
+    /// Overwrites the value of a node (gradient boosting's leaf values).
+    pub(crate) fn set_value(&mut self, id: usize, value: f64) {
+        let k = self.n_values();
+        self.value[id * k] = value;
+    }
+
+    /// Number of features of the training data.
+    pub fn n_features(&self) -> usize {
+        self.n_features
+    }
+
+    /// Number of classes (0 for a regression tree).
+    pub fn n_classes(&self) -> usize {
+        self.n_classes
+    }
+
+    /// True for a classification tree.
+    pub fn is_classifier(&self) -> bool {
+        self.n_classes > 0
+    }
+
+    /// Values stored per node: the number of classes, or 1.
+    pub fn n_values(&self) -> usize {
+        self.n_classes.max(1)
+    }
+
+    /// Number of nodes.
+    pub fn n_nodes(&self) -> usize {
+        self.nav.len()
+    }
+
+    /// Number of leaves.
+    pub fn n_leaves(&self) -> usize {
+        self.nav.iter().filter(|n| n.r == 0).count()
+    }
+
+    /// Depth of the deepest leaf (0 for a single leaf).
+    pub fn max_depth(&self) -> usize {
+        self.depth.iter().copied().max().unwrap_or(0) as usize
+    }
+
+    /// Whether node `id` is a leaf (false for ids out of range).
+    pub fn is_leaf(&self, id: usize) -> bool {
+        self.nav.get(id).is_some_and(|n| n.r == 0)
+    }
+
+    /// Ids of the leaves, increasing.
+    pub fn leaf_ids(&self) -> Vec<usize> {
+        (0..self.n_nodes())
+            .filter(|&id| self.nav[id].r == 0)
+            .collect()
+    }
+
+    /// Node `id`, or `None` when out of range.
+    pub fn node(&self, id: usize) -> Option<Node<'_>> {
+        if id >= self.n_nodes() {
+            return None;
+        }
+        let k = self.n_values();
+        let nav = self.nav[id];
+        let split = (nav.r != 0).then(|| NodeSplit {
+            feature: nav.f as usize,
+            threshold: self.threshold[id],
+            rule_threshold: nav.t,
+            left: id + 1,
+            right: nav.r as usize,
+        });
+        Some(Node {
+            id,
+            depth: self.depth[id] as usize,
+            impurity: self.impurity[id],
+            n_samples: self.n_node_samples[id] as usize,
+            weighted_n_samples: self.weighted_n_node_samples[id],
+            value: &self.value[id * k..(id + 1) * k],
+            split,
+        })
+    }
+
+    /// All nodes in id order.
+    pub fn nodes(&self) -> impl Iterator<Item = Node<'_>> + '_ {
+        (0..self.n_nodes()).filter_map(|id| self.node(id))
+    }
+
+    /// The stored values of node `id` (empty when out of range).
+    pub fn value(&self, id: usize) -> &[f64] {
+        let k = self.n_values();
+        self.value.get(id * k..(id + 1) * k).unwrap_or(&[])
+    }
+
+    /// The leaves of rows `first..first + out.len()` of the columns `cols`
+    /// (validated). Eight rows descend in lockstep with branch-free steps,
+    /// so their memory accesses overlap.
+    pub(crate) fn leaves_into(&self, cols: &[&[f64]], first: usize, out: &mut [usize]) {
+        const LANES: usize = 8;
+        let nav = &self.nav;
+        let mut base = 0;
+        while base < out.len() {
+            let lanes = (out.len() - base).min(LANES);
+            let mut ids = [0usize; LANES];
+            loop {
+                let mut moving = false;
+                for (j, id) in ids.iter_mut().enumerate().take(lanes) {
+                    let n = nav[*id];
+                    let x = cols[n.f as usize][first + base + j];
+                    // Branch-free selects: the comparisons are unpredictable.
+                    let (left, right) = (*id + 1, n.r as usize);
+                    let go_left = usize::from(x <= n.t).wrapping_neg();
+                    let next = right ^ ((left ^ right) & go_left);
+                    let inner = usize::from(n.r != 0).wrapping_neg();
+                    moving |= n.r != 0;
+                    *id ^= (*id ^ next) & inner;
+                }
+                if !moving {
+                    break;
+                }
+            }
+            out[base..base + lanes].copy_from_slice(&ids[..lanes]);
+            base += lanes;
+        }
+    }
+
+    /// The leaf of training row `i` of a prepared matrix.
+    #[inline]
+    pub(crate) fn leaf_of_prepared(&self, data: &Prepared, i: usize) -> usize {
+        let mut id = 0usize;
+        loop {
+            let n = self.nav[id];
+            if n.r == 0 {
+                return id;
+            }
+            let x = data.cols[n.f as usize][i] as f64;
+            id = if x <= n.t { id + 1 } else { n.r as usize };
+        }
+    }
+
+    pub(crate) fn leaves_of_rows(&self, rows: &Rows<'_>) -> Vec<usize> {
+        let mut out = vec![0; rows.n];
+        self.leaves_into(&rows.columns(), 0, &mut out);
+        out
+    }
+
+    /// The leaf node id of every row of `data` (scikit-learn's `apply`).
+    ///
+    /// Errors when `data` has a different number of features, a
+    /// categorical feature or a missing value.
+    pub fn apply(&self, data: &Dataset) -> Result<Vec<usize>> {
+        let rows = Rows::new(data, self.n_features)?;
+        Ok(self.leaves_of_rows(&rows))
+    }
+
+    /// Class probabilities of the rows reaching leaf `id`: its normalised
+    /// weighted class counts (all zero for a leaf without weight).
+    pub(crate) fn leaf_proba_into(&self, id: usize, out: &mut [f64]) {
+        let v = self.value(id);
+        let s: f64 = v.iter().sum();
+        let norm = if s == 0.0 { 1.0 } else { s };
+        for (o, x) in out.iter_mut().zip(v) {
+            *o = x / norm;
+        }
+    }
+
+    /// Feature importances: the total weighted impurity decrease of the
+    /// splits on each feature, normalised to sum to 1 (all zero for a tree
+    /// without splits), as scikit-learn's `feature_importances_`.
+    pub fn feature_importances(&self) -> Vec<f64> {
+        let mut imp = self.raw_importances();
+        let s: f64 = imp.iter().sum();
+        if s > 0.0 {
+            for v in &mut imp {
+                *v /= s;
+            }
+        }
+        imp
+    }
+
+    /// Importances divided by the root weight but not normalised
+    /// (scikit-learn's `compute_feature_importances(normalize=False)`).
+    pub(crate) fn raw_importances(&self) -> Vec<f64> {
+        let mut imp = vec![0.0; self.n_features];
+        for id in 0..self.n_nodes() {
+            let n = self.nav[id];
+            if n.r == 0 {
+                continue;
+            }
+            let (l, r) = (id + 1, n.r as usize);
+            let w = &self.weighted_n_node_samples;
+            let i = &self.impurity;
+            imp[n.f as usize] += w[id] * i[id] - w[l] * i[l] - w[r] * i[r];
+        }
+        let root = self.weighted_n_node_samples.first().copied().unwrap_or(0.0);
+        if root > 0.0 {
+            for v in &mut imp {
+                *v /= root;
+            }
+        }
+        imp
+    }
+
+    /// Parent of every node (`usize::MAX` for the root).
+    pub(crate) fn parents(&self) -> Vec<(usize, bool)> {
+        let mut parent = vec![(usize::MAX, false); self.n_nodes()];
+        for id in 0..self.n_nodes() {
+            let r = self.nav[id].r as usize;
+            if r != 0 {
+                parent[id + 1] = (id, true);
+                parent[r] = (id, false);
+            }
+        }
+        parent
+    }
+}

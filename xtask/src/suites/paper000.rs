@@ -1,0 +1,259 @@
+//! Seed 000 (Rule Covering for Interpretation and Boosting): DT, RF,
+//! MIRCO, AdaBoost, gradient boosting, iniDT and RCBoost with the paper's
+//! protocol — 10-fold stratified outer CV, inner 4-fold grid searches,
+//! `random_state = 25` (notes §4).
+//!
+//! Two suites share this module: `baselines` (DT, RF, ADA, GB only; the
+//! rc-tree issue) and `paper000` (everything).
+
+use rc_colgen::RcBoostParams;
+use rc_core::{Dataset, Fit, RuleModel};
+use rc_cover::MircoParams;
+use rc_tree::{
+    AdaBoostAlgorithm, AdaBoostParams, DecisionTreeParams, GradientBoostingParams,
+    RandomForestParams,
+};
+use serde_json::json;
+
+use super::tuning::best_by_accuracy;
+use super::{fit_and_score, put_metrics, timed, zeror, JobData, JobError, Suite};
+use crate::records::Record;
+
+/// The 15 data sets of Table S.1, by their MANIFEST names.
+const DATASETS: &[&str] = &[
+    "banknote",
+    "ilpd",
+    "ionosphere",
+    "transfusion",
+    "liver",
+    "tictactoe",
+    "wdbc",
+    "mammography",
+    "diabetes_pima",
+    "oilspill",
+    "phoneme",
+    "seeds",
+    "wine",
+    "glass",
+    "ecoli",
+];
+
+/// Depth grid of every method.
+const DEPTHS: &[usize] = &[5, 10, 20];
+/// Ensemble-size grid of RF, ADA and GB.
+const N_ESTIMATORS: &[usize] = &[10, 50, 100];
+/// RCB's cap on master LP solves.
+const RMP_CAPS: &[usize] = &[5, 10, 50, 100, 200];
+/// Inner folds.
+const INNER_FOLDS: usize = 4;
+
+/// `baselines` or `paper000`.
+pub struct Paper000 {
+    /// True for the `baselines` suite (no MIRCO/RCB).
+    pub baselines_only: bool,
+}
+
+fn depth_grid(quick: bool) -> Vec<usize> {
+    if quick {
+        vec![5]
+    } else {
+        DEPTHS.to_vec()
+    }
+}
+
+fn ensemble_grid(quick: bool) -> Vec<(usize, usize)> {
+    let sizes: &[usize] = if quick { &[10] } else { N_ESTIMATORS };
+    depth_grid(quick)
+        .into_iter()
+        .flat_map(|d| sizes.iter().map(move |&n| (d, n)))
+        .collect()
+}
+
+fn tree(depth: usize, seed: u64) -> DecisionTreeParams {
+    DecisionTreeParams::classifier().max_depth(depth).seed(seed)
+}
+
+fn forest(depth: usize, n: usize, seed: u64) -> RandomForestParams {
+    RandomForestParams::classifier()
+        .max_depth(depth)
+        .n_estimators(n)
+        .seed(seed)
+}
+
+fn ada(depth: usize, n: usize, seed: u64) -> AdaBoostParams {
+    AdaBoostParams::new()
+        .max_depth(depth)
+        .n_estimators(n)
+        .algorithm(AdaBoostAlgorithm::SammeR)
+        .seed(seed)
+}
+
+fn gb(depth: usize, n: usize, seed: u64) -> GradientBoostingParams {
+    GradientBoostingParams::new()
+        .max_depth(depth)
+        .n_estimators(n)
+        .learning_rate(0.1)
+        .seed(seed)
+}
+
+fn sizes<M: RuleModel>(rec: &mut Record, model: &M) {
+    rec.size.insert("rules".into(), model.n_rules() as f64);
+    rec.size
+        .insert("avg_rule_length".into(), model.avg_rule_length());
+}
+
+fn run_dt(job: &JobData) -> Result<Vec<Record>, JobError> {
+    let grid = depth_grid(job.quick);
+    let best = best_by_accuracy(job, &grid, INNER_FOLDS, |&d, tr| {
+        Ok(tree(d, job.seed).fit(tr)?)
+    })?;
+    let (mut rec, model) = fit_and_score(&tree(grid[best], job.seed), "DT", job)?;
+    sizes(&mut rec, &model);
+    rec.params.insert("max_depth".into(), json!(grid[best]));
+    Ok(vec![rec])
+}
+
+fn run_rf(job: &JobData, with_mirco: bool) -> Result<Vec<Record>, JobError> {
+    let grid = ensemble_grid(job.quick);
+    let best = best_by_accuracy(job, &grid, INNER_FOLDS, |&(d, n), tr| {
+        Ok(forest(d, n, job.seed).fit(tr)?)
+    })?;
+    let (d, n) = grid[best];
+    let (mut rec, rf) = fit_and_score(&forest(d, n, job.seed), "RF", job)?;
+    sizes(&mut rec, &rf);
+    rec.params.insert("max_depth".into(), json!(d));
+    rec.params.insert("n_estimators".into(), json!(n));
+    let mut out = vec![rec];
+    if with_mirco {
+        let mut m = job.record("MIRCO");
+        let (model, fit_s) = timed(|| MircoParams::default().fit(&rf, job.train));
+        let model = model?;
+        let (pred, predict_s) = timed(|| model.predict_with_missed(job.test));
+        let (pred, missed) = pred?;
+        put_metrics(&mut m, job.test, &pred)?;
+        m.metrics.insert(
+            "missed".into(),
+            missed.iter().filter(|&&x| x).count() as f64 / missed.len().max(1) as f64,
+        );
+        sizes(&mut m, &model);
+        m.size.insert("pool".into(), model.pool_size() as f64);
+        m.time_s.insert("fit".into(), fit_s);
+        m.time_s.insert("predict".into(), predict_s);
+        m.params
+            .insert("forest".into(), json!({"max_depth": d, "n_estimators": n}));
+        out.push(m);
+    }
+    Ok(out)
+}
+
+fn run_ada(job: &JobData) -> Result<Vec<Record>, JobError> {
+    let grid = ensemble_grid(job.quick);
+    let best = best_by_accuracy(job, &grid, INNER_FOLDS, |&(d, n), tr| {
+        Ok(ada(d, n, job.seed).fit(tr)?)
+    })?;
+    let (d, n) = grid[best];
+    let (mut rec, model) = fit_and_score(&ada(d, n, job.seed), "ADA", job)?;
+    sizes(&mut rec, &model);
+    rec.params.insert("max_depth".into(), json!(d));
+    rec.params.insert("n_estimators".into(), json!(n));
+    Ok(vec![rec])
+}
+
+fn run_gb(job: &JobData) -> Result<Vec<Record>, JobError> {
+    let grid = ensemble_grid(job.quick);
+    let best = best_by_accuracy(job, &grid, INNER_FOLDS, |&(d, n), tr| {
+        Ok(gb(d, n, job.seed).fit(tr)?)
+    })?;
+    let (d, n) = grid[best];
+    let (mut rec, model) = fit_and_score(&gb(d, n, job.seed), "GB", job)?;
+    sizes(&mut rec, &model);
+    rec.params.insert("max_depth".into(), json!(d));
+    rec.params.insert("n_estimators".into(), json!(n));
+    Ok(vec![rec])
+}
+
+fn rcb(depth: usize, cap: usize, seed: u64) -> RcBoostParams {
+    RcBoostParams::default()
+        .max_depth(depth)
+        .max_rmp_calls(cap)
+        .seed(seed)
+}
+
+fn run_rcb(job: &JobData) -> Result<Vec<Record>, JobError> {
+    let caps: &[usize] = if job.quick { &[5] } else { RMP_CAPS };
+    let grid: Vec<(usize, usize)> = depth_grid(job.quick)
+        .into_iter()
+        .flat_map(|d| caps.iter().map(move |&c| (d, c)))
+        .collect();
+    let best = best_by_accuracy(job, &grid, INNER_FOLDS, |&(d, c), tr| {
+        Ok(rcb(d, c, job.seed).fit(tr)?)
+    })?;
+    let (d, c) = grid[best];
+    let mut rec = job.record("RCB");
+    let (model, fit_s) = timed(|| rcb(d, c, job.seed).fit(job.train));
+    let model = model?;
+    let (pred, predict_s) = timed(|| rc_core::Predict::predict(&model, job.test));
+    put_metrics(&mut rec, job.test, &pred?)?;
+    sizes(&mut rec, &model);
+    rec.size
+        .insert("rmp_calls".into(), model.rmp_calls() as f64);
+    rec.size
+        .insert("lp_solves".into(), model.lp_solves() as f64);
+    rec.time_s.insert("fit".into(), fit_s);
+    rec.time_s.insert("predict".into(), predict_s);
+    rec.params.insert("max_depth".into(), json!(d));
+    rec.params.insert("max_rmp_calls".into(), json!(c));
+    // iniDT: the same tree as RCBoost's first pool, unit weights, tuned depth.
+    let (mut ini, ini_model) = fit_and_score(&tree(d, job.seed), "iniDT", job)?;
+    sizes(&mut ini, &ini_model);
+    ini.params.insert("max_depth".into(), json!(d));
+    Ok(vec![rec, ini])
+}
+
+impl Suite for Paper000 {
+    fn name(&self) -> &'static str {
+        if self.baselines_only {
+            "baselines"
+        } else {
+            "paper000"
+        }
+    }
+
+    fn about(&self) -> &'static str {
+        if self.baselines_only {
+            "DT, RF, AdaBoost, GB on seed 000's 15 data sets with its nested-CV protocol"
+        } else {
+            "seed 000: MIRCO and RCBoost beside DT, RF, ADA, GB (Tables S.2, S.3, Fig. 3c)"
+        }
+    }
+
+    fn datasets(&self) -> Vec<&'static str> {
+        DATASETS.to_vec()
+    }
+
+    fn methods(&self) -> Vec<&'static str> {
+        if self.baselines_only {
+            vec!["ZeroR", "DT", "RF", "ADA", "GB"]
+        } else {
+            vec!["ZeroR", "DT", "RF+MIRCO", "ADA", "GB", "RCB+iniDT"]
+        }
+    }
+
+    /// One-hot encoding with `drop_first`, as the RuleCovering loaders.
+    fn prepare(&self, data: &Dataset) -> Result<Dataset, JobError> {
+        Ok(data.one_hot(true)?)
+    }
+
+    fn run(&self, method: &str, job: &JobData) -> Result<Vec<Record>, JobError> {
+        match method {
+            "ZeroR" => zeror(job),
+            "DT" => run_dt(job),
+            "RF" => run_rf(job, false),
+            "RF+MIRCO" => run_rf(job, true),
+            "ADA" => run_ada(job),
+            "GB" => run_gb(job),
+            "RCB+iniDT" => run_rcb(job),
+            other => Err(format!("unknown method {other}").into()),
+        }
+    }
+}

@@ -1,0 +1,57 @@
+//! Nested cross-validation as the papers ran it: an inner stratified
+//! K-fold grid search on the outer training fold (scikit-learn's folds
+//! for the run's seed), ties to the first grid point, then a refit on the
+//! whole outer training fold.
+
+use rc_core::cv::{grid_search, sklearn_stratified_kfold, stratified_kfold, Fold};
+use rc_core::metrics::accuracy;
+use rc_core::{Dataset, Predict};
+
+use super::{JobData, JobError};
+
+/// The inner folds of a job (`StratifiedKFold(k, shuffle=True,
+/// random_state=seed)` on the outer training fold).
+pub fn inner_folds(job: &JobData, k: usize) -> Result<Vec<Fold>, JobError> {
+    let labels = job.train.labels()?;
+    Ok(match u32::try_from(job.seed) {
+        Ok(rs) => sklearn_stratified_kfold(&labels, k, rs)?,
+        Err(_) => stratified_kfold(&labels, k, job.seed)?,
+    })
+}
+
+/// Accuracy of a fitted classifier on `test`.
+pub fn accuracy_of<M: Predict>(model: &M, test: &Dataset) -> Result<f64, JobError> {
+    let pred = model.predict(test)?;
+    let labels = pred
+        .labels()
+        .ok_or("the model predicted values, not classes")?;
+    Ok(accuracy(&test.labels()?, &labels)?)
+}
+
+/// Index of the grid point with the best mean inner-CV accuracy. A grid
+/// of one point is returned without any inner fit.
+pub fn best_by_accuracy<P, M, F>(
+    job: &JobData,
+    grid: &[P],
+    inner_k: usize,
+    fit: F,
+) -> Result<usize, JobError>
+where
+    M: Predict,
+    F: Fn(&P, &Dataset) -> Result<M, JobError>,
+{
+    if grid.len() == 1 {
+        return Ok(0);
+    }
+    let folds = inner_folds(job, inner_k)?;
+    let (best, _) = grid_search(
+        job.train,
+        grid,
+        &folds,
+        |p: &P, train: &Dataset, test: &Dataset| {
+            let model = fit(p, train)?;
+            accuracy_of(&model, test)
+        },
+    )?;
+    Ok(best)
+}
