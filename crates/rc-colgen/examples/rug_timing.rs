@@ -61,7 +61,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     _ => Box::new(MinilpSolver::new().with_duals(rc_lp::DualMethod::Skip)),
                 };
                 if let Some((last, _)) = rec.log.borrow().last() {
-                    let path = format!("/tmp/rug_{name}_{sname}_last.mps");
+                    let path = std::env::temp_dir()
+                        .join(format!("rug_{name}_{sname}_last.mps"))
+                        .display()
+                        .to_string();
                     rc_lp::write_mps(last, std::io::BufWriter::new(std::fs::File::create(&path)?))?;
                 }
                 for (k, (model, secs)) in rec.log.borrow().iter().enumerate() {

@@ -70,9 +70,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let model = lp.model()?;
         rc_lp::write_mps(
             &model,
-            std::io::BufWriter::new(std::fs::File::create(format!(
-                "/tmp/rux_{name}_{form:?}.mps"
-            ))?),
+            std::io::BufWriter::new(std::fs::File::create(
+                std::env::temp_dir().join(format!("rux_{name}_{form:?}.mps")),
+            )?),
         )?;
         for (sname, solver) in &solvers {
             for d in [DualMethod::Skip, DualMethod::Restricted] {

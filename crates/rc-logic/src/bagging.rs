@@ -136,15 +136,24 @@ impl BaggingParams {
                     w,
                     seed: derive_seed(seed, 1),
                 };
-                learn_tree(&self.tree, &bias, &head, &data)
+                let tree = learn_tree(&self.tree, &bias, &head, &data)?;
+                Ok((tree, data.rows))
             })
             .collect::<Result<Vec<_>>>()?;
+        let mut used = vec![false; ex.len()];
+        for (_, rows) in &trees {
+            for &r in rows {
+                used[r] = true;
+            }
+        }
+        let trees = trees.into_iter().map(|(t, _)| t).collect();
         Ok(TreeEnsemble {
             head,
             head_types: problem.head_types.clone(),
             trees,
             combine: Combine::Mean,
             vocab: problem.vocab.clone(),
+            training_rows: (0..ex.len()).filter(|&r| used[r]).collect(),
         })
     }
 }

@@ -384,6 +384,20 @@ impl Examples {
         self.labels.iter().filter(|&&l| l).count()
     }
 
+    /// The examples at `rows` (in that order).
+    pub fn subset(&self, rows: &[usize]) -> Examples {
+        let mut out = Examples {
+            target: self.target,
+            args: Vec::with_capacity(rows.len() * self.arity),
+            labels: Vec::with_capacity(rows.len()),
+            arity: self.arity,
+        };
+        for &r in rows {
+            out.push(self.get(r), self.labels[r]);
+        }
+        out
+    }
+
     /// Labels as 0/1 (for the metrics).
     pub fn labels01(&self) -> Vec<usize> {
         self.labels.iter().map(|&l| usize::from(l)).collect()

@@ -45,6 +45,11 @@ pub struct TreeEnsemble {
     pub combine: Combine,
     /// Names of the symbols the trees use (the data's vocabulary).
     pub vocab: Vocabulary,
+    /// The training examples (indices into the training split) some tree
+    /// was learned from: all positives and every sampled negative. ECoTE's
+    /// coverage universe.
+    #[serde(default)]
+    pub training_rows: Vec<usize>,
 }
 
 impl TreeEnsemble {

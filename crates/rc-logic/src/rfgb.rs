@@ -140,7 +140,9 @@ impl BoostParams {
                 step: self.step,
             },
             vocab: problem.vocab.clone(),
+            training_rows: Vec::new(),
         };
+        let mut used = vec![false; ex.len()];
         // ψ of every example, and how many trees it includes.
         let mut psi: Vec<(usize, f64)> = vec![(0, self.prior); ex.len()];
         for t in 0..self.n_trees {
@@ -151,6 +153,9 @@ impl BoostParams {
                 derive_seed(self.seed ^ 0xca9, t as u64),
             );
             bring_up_to_date(&ens.trees, split, &rows, &mut psi, self.step);
+            for &r in &rows {
+                used[r] = true;
+            }
             let y: Vec<f64> = rows
                 .iter()
                 .map(|&r| f64::from(u8::from(ex.labels[r])) - sigmoid(psi[r].1))
@@ -166,6 +171,7 @@ impl BoostParams {
             };
             ens.trees.push(learn_tree(&self.tree, &bias, &head, &data)?);
         }
+        ens.training_rows = (0..ex.len()).filter(|&r| used[r]).collect();
         Ok(ens)
     }
 }

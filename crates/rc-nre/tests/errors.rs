@@ -47,17 +47,26 @@ fn constant_feature_is_an_error_unless_ignored() {
         );
         assert!(e.to_string().contains("ConstantFeatures::Ignore"));
     }
-    let ok = nre().constant_features(ConstantFeatures::Ignore).fit(&d).unwrap();
+    let ok = nre()
+        .constant_features(ConstantFeatures::Ignore)
+        .fit(&d)
+        .unwrap();
     // The tree cannot split a constant column: it is not an input.
     assert!(!ok.inputs().contains(&1));
-    mlp().constant_features(ConstantFeatures::Ignore).fit(&d).unwrap();
+    mlp()
+        .constant_features(ConstantFeatures::Ignore)
+        .fit(&d)
+        .unwrap();
 }
 
 #[test]
 fn one_class_training_fold_is_an_error() {
     let d = with_column((0..30).map(f64::from).collect(), vec![1; 30]);
     for e in [nre().fit(&d).unwrap_err(), mlp().fit(&d).unwrap_err()] {
-        assert!(matches!(&e, Error::OneClass { class, rows: 30, .. } if class == "c1"), "{e}");
+        assert!(
+            matches!(&e, Error::OneClass { class, rows: 30, .. } if class == "c1"),
+            "{e}"
+        );
     }
 }
 
@@ -68,7 +77,10 @@ fn non_finite_values_are_errors_at_fit_and_predict() {
         v[17] = bad;
         let d = with_column(v, alternating(30));
         for e in [nre().fit(&d).unwrap_err(), mlp().fit(&d).unwrap_err()] {
-            assert!(matches!(&e, Error::NonFinite { feature, row: 17, .. } if feature == "bad"), "{e}");
+            assert!(
+                matches!(&e, Error::NonFinite { feature, row: 17, .. } if feature == "bad"),
+                "{e}"
+            );
         }
     }
     // Labels follow "bad", so the tree splits on it and it is an input.
@@ -84,7 +96,10 @@ fn non_finite_values_are_errors_at_fit_and_predict() {
         Err(Error::NonFinite { row: 3, ref feature, .. }) if feature == "bad"
     ));
     let m = mlp().fit(&train).unwrap();
-    assert!(matches!(m.predict(&test), Err(Error::NonFinite { row: 3, .. })));
+    assert!(matches!(
+        m.predict(&test),
+        Err(Error::NonFinite { row: 3, .. })
+    ));
 }
 
 #[test]
@@ -97,7 +112,13 @@ fn targets_must_be_binary_class_labels() {
         classes((0..20).map(|i| i % 3).collect(), 3),
     )
     .unwrap();
-    let real = Dataset::new("real", vec![Feature::numeric("x")], vec![x.clone()], Target::Real(x)).unwrap();
+    let real = Dataset::new(
+        "real",
+        vec![Feature::numeric("x")],
+        vec![x.clone()],
+        Target::Real(x),
+    )
+    .unwrap();
     for d in [&multi, &real] {
         assert!(matches!(nre().fit(d), Err(Error::NotBinary { .. })));
         assert!(matches!(mlp().fit(d), Err(Error::NotBinary { .. })));
@@ -108,13 +129,22 @@ fn targets_must_be_binary_class_labels() {
 fn categorical_and_empty_inputs_are_errors() {
     let cat = Dataset::new(
         "cat",
-        vec![Feature::categorical("colour", vec!["red".into(), "blue".into()])],
+        vec![Feature::categorical(
+            "colour",
+            vec!["red".into(), "blue".into()],
+        )],
         vec![vec![0.0, 1.0, 0.0, 1.0]],
         classes(vec![0, 1, 0, 1], 2),
     )
     .unwrap();
-    assert!(matches!(nre().fit(&cat), Err(Error::CategoricalFeature { column: 0, .. })));
-    assert!(matches!(mlp().fit(&cat), Err(Error::CategoricalFeature { column: 0, .. })));
+    assert!(matches!(
+        nre().fit(&cat),
+        Err(Error::CategoricalFeature { column: 0, .. })
+    ));
+    assert!(matches!(
+        mlp().fit(&cat),
+        Err(Error::CategoricalFeature { column: 0, .. })
+    ));
     let onehot = cat.one_hot(false).unwrap();
     assert!(nre().fit(&onehot).is_ok());
     let empty = twonorm(50, 1).subset(&[]).unwrap();
@@ -128,7 +158,10 @@ fn prediction_needs_the_training_features() {
     let narrow = with_column((0..10).map(f64::from).collect(), alternating(10));
     assert!(matches!(
         model.predict(&narrow),
-        Err(Error::FeatureMismatch { expected: 20, found: 2 })
+        Err(Error::FeatureMismatch {
+            expected: 20,
+            found: 2
+        })
     ));
 }
 
@@ -153,14 +186,21 @@ fn invalid_parameters_are_rejected_before_fitting() {
             other => panic!("{name}: {other:?}"),
         }
     }
-    assert!(matches!(mlp().hidden(0).fit(&d), Err(Error::InvalidParameter { name: "hidden", .. })));
+    assert!(matches!(
+        mlp().hidden(0).fit(&d),
+        Err(Error::InvalidParameter { name: "hidden", .. })
+    ));
 }
 
 #[test]
 fn divergence_is_an_error() {
     // A learning rate of 1e300 overflows the loss within two epochs.
     let d = twonorm(200, 3);
-    let e = nre().learning_rate(1e300).max_epochs(5).fit(&d).unwrap_err();
+    let e = nre()
+        .learning_rate(1e300)
+        .max_epochs(5)
+        .fit(&d)
+        .unwrap_err();
     assert!(matches!(e, Error::Diverged { epoch: 1..=2, .. }), "{e}");
     assert!(e.to_string().contains("(now 1e300)"), "{e}");
 }
@@ -170,7 +210,10 @@ fn rule_selection_checks_indices_and_shapes() {
     let d = twonorm(200, 4);
     let mut model = nre().initialize(&d).unwrap();
     let m = model.network().n_rules();
-    assert!(matches!(model.retain_rules(&[m]), Err(Error::NoSuchRule { .. })));
+    assert!(matches!(
+        model.retain_rules(&[m]),
+        Err(Error::NoSuchRule { .. })
+    ));
     let other = nre().max_depth(1).initialize(&d).unwrap();
     assert!(model.set_network(other.network().clone()).is_err());
     model.retain_rules(&[0]).unwrap();

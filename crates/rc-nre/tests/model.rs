@@ -20,7 +20,11 @@ fn training_tilts_the_boxes_and_beats_the_tree() {
     // twonorm's Bayes boundary is the diagonal hyperplane: axis-aligned
     // boxes approximate it badly, oblique rules do not.
     let (train, test) = (twonorm(1500, 1), twonorm(2000, 2));
-    let model = NreParams::default().max_depth(4).seed(3).fit(&train).unwrap();
+    let model = NreParams::default()
+        .max_depth(4)
+        .seed(3)
+        .fit(&train)
+        .unwrap();
     let nre = error(model.predict(&test).unwrap().labels().unwrap(), &test);
     let tree = tree_error(&model, &test);
     assert!(nre < 0.06 && nre < tree - 0.08, "NRE {nre} vs tree {tree}");
@@ -73,7 +77,8 @@ fn models_round_trip_through_json() {
         assert_eq!(back.predict(&data).unwrap(), model.predict(&data).unwrap());
     }
     let mlp = MlpParams::default().hidden(8).fit(&data).unwrap();
-    let back: rc_nre::MlpModel = serde_json::from_str(&serde_json::to_string(&mlp).unwrap()).unwrap();
+    let back: rc_nre::MlpModel =
+        serde_json::from_str(&serde_json::to_string(&mlp).unwrap()).unwrap();
     assert_eq!(back.predict(&data).unwrap(), mlp.predict(&data).unwrap());
 }
 
@@ -93,7 +98,10 @@ fn exported_rules_reproduce_the_network() {
         for (i, fi) in f.iter().enumerate() {
             let row = data.row(i);
             let sum: f64 = rules.iter().map(|r| r.value(&row)).sum();
-            assert!((sum - fi).abs() < 1e-9 * (1.0 + fi.abs()), "row {i}: {sum} vs {fi}");
+            assert!(
+                (sum - fi).abs() < 1e-9 * (1.0 + fi.abs()),
+                "row {i}: {sum} vs {fi}"
+            );
             if !deep {
                 // Shallow rules: the conjunction of the printed conditions
                 // is the support.
@@ -106,7 +114,9 @@ fn exported_rules_reproduce_the_network() {
         let text = model.render_rules();
         assert_eq!(text.lines().count(), model.n_rules());
         assert!(text.contains('·'), "trained rules are oblique:\n{text}");
-        assert!(text.lines().all(|l| l.starts_with("if ") && l.contains(" then class ")));
+        assert!(text
+            .lines()
+            .all(|l| l.starts_with("if ") && l.contains(" then class ")));
         if deep {
             assert!(text.contains("where h1 = max(0, "), "{text}");
         }
@@ -119,7 +129,12 @@ fn early_stopping_keeps_the_best_epoch() {
     for stop in [StopOn::Error, StopOn::Loss] {
         let model = NreParams::default()
             .max_depth(4)
-            .train(TrainParams::default().patience(5).max_epochs(300).stop_on(stop))
+            .train(
+                TrainParams::default()
+                    .patience(5)
+                    .max_epochs(300)
+                    .stop_on(stop),
+            )
             .fit(&data)
             .unwrap();
         let h = model.history();
