@@ -97,6 +97,7 @@ fn running_ensemble(r: &Running) -> TreeEnsemble {
     );
     let types = vec![r.person; 6];
     TreeEnsemble {
+        training_rows: Vec::new(),
         head: r.head.clone(),
         head_types: vec![r.person, r.person],
         trees: vec![
@@ -424,6 +425,7 @@ fn ensemble(specs: &[Spec], combine: Combine) -> TreeEnsemble {
         })
         .collect();
     TreeEnsemble {
+        training_rows: Vec::new(),
         head,
         head_types: vec![ty, ty],
         trees,
