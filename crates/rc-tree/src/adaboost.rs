@@ -29,6 +29,7 @@ const PROBA_EPS: f64 = f64::EPSILON;
 /// is no better than random guessing (that tree is discarded), as
 /// scikit-learn does, so there may be fewer trees than `n_estimators`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "AdaBoostRepr")]
 pub struct AdaBoost {
     trees: Vec<Tree>,
     estimator_weights: Vec<f64>,
@@ -385,5 +386,62 @@ impl RuleSource for AdaBoost {
     /// Coverage by routing the rows through the trees.
     fn pool_coverage(&self, data: &Dataset) -> rc_core::Result<CoverageMatrix> {
         rules::coverage_of(&self.trees, data, self.n_features)
+    }
+}
+
+/// The serialized form of [`AdaBoost`], checked on deserialization so a
+/// corrupted or hand-edited model is an error rather than a panic later.
+#[derive(Deserialize)]
+struct AdaBoostRepr {
+    trees: Vec<Tree>,
+    estimator_weights: Vec<f64>,
+    estimator_errors: Vec<f64>,
+    algorithm: AdaBoostAlgorithm,
+    learning_rate: f64,
+    n_classes: usize,
+    n_features: usize,
+    features: Vec<Feature>,
+    class_names: Vec<String>,
+}
+
+impl TryFrom<AdaBoostRepr> for AdaBoost {
+    type Error = String;
+
+    fn try_from(r: AdaBoostRepr) -> std::result::Result<Self, String> {
+        let AdaBoostRepr {
+            trees,
+            estimator_weights,
+            estimator_errors,
+            algorithm,
+            learning_rate,
+            n_classes,
+            n_features,
+            features,
+            class_names,
+        } = r;
+        let model = AdaBoost {
+            trees,
+            estimator_weights,
+            estimator_errors,
+            algorithm,
+            learning_rate,
+            n_classes,
+            n_features,
+            features,
+            class_names,
+        };
+        let m = model.trees.len();
+        if m == 0
+            || model.n_classes == 0
+            || model.estimator_weights.len() != m
+            || model.estimator_errors.len() != m
+            || model
+                .trees
+                .iter()
+                .any(|t| t.n_features() != model.n_features || t.n_classes() != model.n_classes)
+        {
+            return Err("AdaBoost: inconsistent trees, classes or estimator weights".into());
+        }
+        Ok(model)
     }
 }

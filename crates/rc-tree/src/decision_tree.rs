@@ -19,6 +19,7 @@ use rc_core::Rng;
 /// A fitted decision tree (classification or regression) with the names
 /// of the features and classes it was trained on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "DecisionTreeRepr")]
 pub struct DecisionTree {
     tree: Tree,
     criterion: Criterion,
@@ -239,5 +240,42 @@ impl RuleSource for DecisionTree {
             data,
             self.tree.n_features(),
         )
+    }
+}
+
+/// The serialized form of [`DecisionTree`], checked on deserialization so a
+/// corrupted or hand-edited model is an error rather than a panic later.
+#[derive(Deserialize)]
+struct DecisionTreeRepr {
+    tree: Tree,
+    criterion: Criterion,
+    features: Vec<Feature>,
+    class_names: Vec<String>,
+}
+
+impl TryFrom<DecisionTreeRepr> for DecisionTree {
+    type Error = String;
+
+    fn try_from(r: DecisionTreeRepr) -> std::result::Result<Self, String> {
+        let DecisionTreeRepr {
+            tree,
+            criterion,
+            features,
+            class_names,
+        } = r;
+        let model = DecisionTree {
+            tree,
+            criterion,
+            features,
+            class_names,
+        };
+        if model.features.len() != model.tree.n_features() {
+            return Err(format!(
+                "decision tree: {} feature names for a tree on {} features",
+                model.features.len(),
+                model.tree.n_features()
+            ));
+        }
+        Ok(model)
     }
 }

@@ -26,6 +26,7 @@ const CHUNK: usize = 256;
 
 /// A fitted random forest.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "RandomForestRepr")]
 pub struct RandomForest {
     trees: Vec<Tree>,
     n_features: usize,
@@ -297,5 +298,44 @@ impl RuleSource for RandomForest {
     /// Coverage by routing the rows through the trees.
     fn pool_coverage(&self, data: &Dataset) -> rc_core::Result<CoverageMatrix> {
         rules::coverage_of(&self.trees, data, self.n_features)
+    }
+}
+
+/// The serialized form of [`RandomForest`], checked on deserialization so a
+/// corrupted or hand-edited model is an error rather than a panic later.
+#[derive(Deserialize)]
+struct RandomForestRepr {
+    trees: Vec<Tree>,
+    n_features: usize,
+    features: Vec<Feature>,
+    class_names: Vec<String>,
+}
+
+impl TryFrom<RandomForestRepr> for RandomForest {
+    type Error = String;
+
+    fn try_from(r: RandomForestRepr) -> std::result::Result<Self, String> {
+        let RandomForestRepr {
+            trees,
+            n_features,
+            features,
+            class_names,
+        } = r;
+        let model = RandomForest {
+            trees,
+            n_features,
+            features,
+            class_names,
+        };
+        let k = model.trees.first().map(Tree::n_classes);
+        if model.trees.is_empty()
+            || model
+                .trees
+                .iter()
+                .any(|t| t.n_features() != model.n_features || Some(t.n_classes()) != k)
+        {
+            return Err("random forest: no trees, or trees disagree on features or classes".into());
+        }
+        Ok(model)
     }
 }

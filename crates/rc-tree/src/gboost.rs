@@ -45,6 +45,7 @@ pub enum GbLoss {
 
 /// A fitted gradient-boosting model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "GradientBoostingRepr")]
 pub struct GradientBoosting {
     /// Stage-major: tree `s · trees_per_stage + k` fits class `k` in stage
     /// `s`.
@@ -465,5 +466,69 @@ impl RuleSource for GradientBoosting {
     /// Coverage by routing the rows through the trees.
     fn pool_coverage(&self, data: &Dataset) -> rc_core::Result<CoverageMatrix> {
         rules::coverage_of(&self.trees, data, self.n_features)
+    }
+}
+
+/// The serialized form of [`GradientBoosting`], checked on deserialization so a
+/// corrupted or hand-edited model is an error rather than a panic later.
+#[derive(Deserialize)]
+struct GradientBoostingRepr {
+    trees: Vec<Tree>,
+    trees_per_stage: usize,
+    init: Vec<f64>,
+    learning_rate: f64,
+    loss: GbLoss,
+    train_loss: Vec<f64>,
+    n_classes: usize,
+    n_features: usize,
+    features: Vec<Feature>,
+    class_names: Vec<String>,
+}
+
+impl TryFrom<GradientBoostingRepr> for GradientBoosting {
+    type Error = String;
+
+    fn try_from(r: GradientBoostingRepr) -> std::result::Result<Self, String> {
+        let GradientBoostingRepr {
+            trees,
+            trees_per_stage,
+            init,
+            learning_rate,
+            loss,
+            train_loss,
+            n_classes,
+            n_features,
+            features,
+            class_names,
+        } = r;
+        let model = GradientBoosting {
+            trees,
+            trees_per_stage,
+            init,
+            learning_rate,
+            loss,
+            train_loss,
+            n_classes,
+            n_features,
+            features,
+            class_names,
+        };
+        let kk = model.trees_per_stage;
+        let consistent_loss = match model.loss {
+            GbLoss::BinomialDeviance => kk == 1 && model.n_classes == 2,
+            GbLoss::MultinomialDeviance => kk == model.n_classes && kk > 2,
+            GbLoss::SquaredError => kk == 1 && model.n_classes == 0,
+        };
+        if !consistent_loss
+            || model.init.len() != kk
+            || model.trees.len() % kk != 0
+            || model
+                .trees
+                .iter()
+                .any(|t| t.n_features() != model.n_features || t.is_classifier())
+        {
+            return Err("gradient boosting: inconsistent loss, classes, init or trees".into());
+        }
+        Ok(model)
     }
 }

@@ -18,6 +18,7 @@ use crate::error::Result;
 /// weighted class counts of the training rows that reached it; regression
 /// trees store their weighted mean.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "TreeRepr")]
 pub struct Tree {
     n_features: usize,
     /// Number of classes; 0 for a regression tree.
@@ -142,6 +143,29 @@ impl Tree {
         self.value[id * k] = value;
     }
 
+    /// Checks the invariants traversal relies on (array lengths, children
+    /// after their parent and in range, features in range).
+    fn check(&self) -> std::result::Result<(), String> {
+        let n = self.nav.len();
+        let lens = [
+            self.threshold.len(),
+            self.impurity.len(),
+            self.n_node_samples.len(),
+            self.weighted_n_node_samples.len(),
+            self.depth.len(),
+        ];
+        if n == 0 || lens.iter().any(|&l| l != n) || self.value.len() != n * self.n_values() {
+            return Err(format!("tree: inconsistent node arrays for {n} nodes"));
+        }
+        for (id, nav) in self.nav.iter().enumerate() {
+            let r = nav.r as usize;
+            if r != 0 && (r <= id + 1 || r >= n || nav.f as usize >= self.n_features) {
+                return Err(format!("tree: node {id} has an invalid split"));
+            }
+        }
+        Ok(())
+    }
+
     /// Number of features of the training data.
     pub fn n_features(&self) -> usize {
         self.n_features
@@ -226,34 +250,50 @@ impl Tree {
     }
 
     /// The leaves of rows `first..first + out.len()` of the columns `cols`
-    /// (validated). Eight rows descend in lockstep with branch-free steps,
-    /// so their memory accesses overlap.
+    /// (validated). Eight rows descend at a time with branch-free steps, so
+    /// their memory accesses overlap; a lane that reaches its leaf takes
+    /// the next row at once.
     pub(crate) fn leaves_into(&self, cols: &[&[f64]], first: usize, out: &mut [usize]) {
         const LANES: usize = 8;
         let nav = &self.nav;
-        let mut base = 0;
-        while base < out.len() {
-            let lanes = (out.len() - base).min(LANES);
-            let mut ids = [0usize; LANES];
-            loop {
-                let mut moving = false;
-                for (j, id) in ids.iter_mut().enumerate().take(lanes) {
-                    let n = nav[*id];
-                    let x = cols[n.f as usize][first + base + j];
-                    // Branch-free selects: the comparisons are unpredictable.
-                    let (left, right) = (*id + 1, n.r as usize);
-                    let go_left = usize::from(x <= n.t).wrapping_neg();
-                    let next = right ^ ((left ^ right) & go_left);
-                    let inner = usize::from(n.r != 0).wrapping_neg();
-                    moving |= n.r != 0;
-                    *id ^= (*id ^ next) & inner;
-                }
-                if !moving {
-                    break;
-                }
+        let len = out.len();
+        let mut ids = [0usize; LANES];
+        let mut rows = [usize::MAX; LANES];
+        let mut next = 0;
+        let mut active = 0;
+        for lane in rows.iter_mut() {
+            if next < len {
+                *lane = next;
+                next += 1;
+                active += 1;
             }
-            out[base..base + lanes].copy_from_slice(&ids[..lanes]);
-            base += lanes;
+        }
+        while active > 0 {
+            for j in 0..LANES {
+                let r = rows[j];
+                if r == usize::MAX {
+                    continue;
+                }
+                let id = ids[j];
+                let n = nav[id];
+                if n.r == 0 {
+                    out[r] = id;
+                    ids[j] = 0;
+                    if next < len {
+                        rows[j] = next;
+                        next += 1;
+                    } else {
+                        rows[j] = usize::MAX;
+                        active -= 1;
+                    }
+                    continue;
+                }
+                let x = cols[n.f as usize][first + r];
+                // Branch-free select: the comparison is unpredictable.
+                let (left, right) = (id + 1, n.r as usize);
+                let go_left = usize::from(x <= n.t).wrapping_neg();
+                ids[j] = right ^ ((left ^ right) & go_left);
+            }
         }
     }
 
@@ -345,5 +385,51 @@ impl Tree {
             }
         }
         parent
+    }
+}
+
+/// The serialized form of [`Tree`], checked on deserialization so a
+/// corrupted or hand-edited model is an error rather than a panic later.
+#[derive(Deserialize)]
+struct TreeRepr {
+    n_features: usize,
+    n_classes: usize,
+    nav: Vec<Nav>,
+    threshold: Vec<f64>,
+    impurity: Vec<f64>,
+    n_node_samples: Vec<u32>,
+    weighted_n_node_samples: Vec<f64>,
+    depth: Vec<u32>,
+    value: Vec<f64>,
+}
+
+impl TryFrom<TreeRepr> for Tree {
+    type Error = String;
+
+    fn try_from(r: TreeRepr) -> std::result::Result<Self, String> {
+        let TreeRepr {
+            n_features,
+            n_classes,
+            nav,
+            threshold,
+            impurity,
+            n_node_samples,
+            weighted_n_node_samples,
+            depth,
+            value,
+        } = r;
+        let model = Tree {
+            n_features,
+            n_classes,
+            nav,
+            threshold,
+            impurity,
+            n_node_samples,
+            weighted_n_node_samples,
+            depth,
+            value,
+        };
+        model.check()?;
+        Ok(model)
     }
 }

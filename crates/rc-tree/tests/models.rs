@@ -358,6 +358,21 @@ fn serde_round_trips_predict_identically() {
             d,
         );
     }
+    // Corrupted models are rejected when read, not when used.
+    let t = DecisionTreeParams::classifier().fit(&class).unwrap();
+    let mut v = serde_json::to_value(&t).unwrap();
+    v["tree"]["nav"][0]["r"] = serde_json::json!(100_000);
+    assert!(serde_json::from_value::<rc_tree::DecisionTree>(v).is_err());
+    let mut v = serde_json::to_value(&t).unwrap();
+    v["tree"]["value"] = serde_json::json!([1.0]);
+    assert!(serde_json::from_value::<rc_tree::DecisionTree>(v).is_err());
+    let gb = GradientBoostingParams::new()
+        .n_estimators(2)
+        .fit(&class)
+        .unwrap();
+    let mut v = serde_json::to_value(&gb).unwrap();
+    v["trees_per_stage"] = serde_json::json!(0);
+    assert!(serde_json::from_value::<rc_tree::GradientBoosting>(v).is_err());
     // Parameters too.
     let p = RandomForestParams::default().max_features(MaxFeatures::Fraction(0.5));
     let back: RandomForestParams =
