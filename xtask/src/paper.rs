@@ -69,6 +69,7 @@ const PAPERS: &[(&str, &str)] = &[
     ("000", include_str!("../paper/000.json")),
     ("001", include_str!("../paper/001.json")),
     ("002", include_str!("../paper/002.json")),
+    ("003", include_str!("../paper/003.json")),
     ("004", include_str!("../paper/004.json")),
 ];
 

@@ -4,6 +4,30 @@
 //! negative reduced cost `c_j − Σ_i (â_ij β_i + a_ij γ_i)` join the pool.
 //! RUG-T (App. D) is the same with at most 5 pricing rounds and only the
 //! rules of normalised weight ≥ 0.05 kept for prediction.
+//!
+//! ```
+//! use rc_colgen::{RugParams, StopReason};
+//! use rc_core::{generate, Fit, Predict, RuleModel};
+//! use rc_tree::DecisionTreeParams;
+//!
+//! let train = generate::twonorm(300, 1);
+//! let rug = RugParams::default().max_depth(2).fit(&train)?;  // CBC with feature `cbc`, else minilp
+//! let tree = DecisionTreeParams::classifier().max_depth(2).fit(&train)?;
+//! let acc = |p: Vec<usize>| {
+//!     let t = train.labels().unwrap();
+//!     p.iter().zip(&t).filter(|(a, b)| a == b).count() as f64 / t.len() as f64
+//! };
+//! let (a_rug, a_tree) = (acc(rug.predict(&train)?.labels().unwrap()), acc(tree.predict(&train)?.labels().unwrap()));
+//! assert!(a_rug > a_tree);                       // boosting-like gain over the initial tree
+//! assert!(rug.pricing_rounds() <= 30);
+//! for round in &rug.history()[1..] {
+//!     if round.added > 0 {
+//!         assert!(round.min_reduced_cost.unwrap() < 0.0);  // only improving rules enter
+//!     }
+//! }
+//! println!("{}", rug.render_rules());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use serde::{Deserialize, Serialize};
 

@@ -1,5 +1,22 @@
 //! RUX (seed 001 §2): weight the rules of a trained ensemble (or any rule
 //! pool) with one LP, master LP (3), and keep those with positive weight.
+//!
+//! ```
+//! use rc_core::{generate, Fit, Predict, RuleModel};
+//! use rc_cover::RuxParams;
+//! use rc_tree::RandomForestParams;
+//!
+//! let train = generate::twonorm(300, 1);
+//! let rf = RandomForestParams::classifier().n_estimators(20).max_depth(3).seed(1).fit(&train)?;
+//! let rux = RuxParams::for_forest().fit(&rf, &train)?;   // rule-length costs, ε = 0.01
+//! assert!(rux.n_rules() < rf.n_rules() / 2);              // far fewer rules than leaves
+//! let pred = rux.predict(&train)?.labels().unwrap();
+//! let truth = train.labels()?;
+//! let acc = pred.iter().zip(&truth).filter(|(p, t)| p == t).count() as f64 / truth.len() as f64;
+//! assert!(acc > 0.9);
+//! println!("{rux}");                                      // R1 (w=1.0000) if x… then class …
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::fmt;
 use std::sync::Arc;

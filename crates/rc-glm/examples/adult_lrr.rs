@@ -4,7 +4,13 @@
 //! `../shared/datasets`.
 //!
 //! ```text
-//! cargo run -p rc-glm --release --example adult_lrr [-- DATASET [LAMBDA0]]
+//! cargo run -p rc-glm --release --example adult_lrr [-- DATASET [LAMBDA0 [METHODS]]]
+//! ```
+//!
+//! `METHODS` is a comma-separated list of LR1, LRR, LR1N, LRRN (default
+//! `LR1,LRR`).
+//!
+//! ```text
 //! ```
 
 use std::time::Instant;
@@ -17,6 +23,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let name = args.next().unwrap_or_else(|| "adult".into());
     let lambda0: f64 = args.next().map_or(Ok(0.005), |s| s.parse())?;
+    let methods = args.next().unwrap_or_else(|| "LR1,LRR".into());
     let dir = locate_data_dir(None)
         .map_err(|tried| format!("no data directory (looked in {tried:?}); set RC_DATA_DIR"))?;
     let data = SharedData::open(&dir)?.load(&name)?;
@@ -25,7 +32,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         data.n_rows(),
         data.n_features()
     );
-    for params in [GlrmParams::lr1(), GlrmParams::lrr()] {
+    for method in methods.split(',') {
+        let params = match method {
+            "LR1" => GlrmParams::lr1(),
+            "LRR" => GlrmParams::lrr(),
+            "LR1N" => GlrmParams::lr1n(),
+            "LRRN" => GlrmParams::lrrn(),
+            other => return Err(format!("unknown method {other}").into()),
+        };
         let params = params.lambdas(lambda0, 0.2);
         let t = Instant::now();
         let model = params.fit(&data)?;

@@ -211,7 +211,16 @@ impl Engine {
                 .iter()
                 .map(|k| k.penalty(lambda0, lambda1))
                 .collect();
+            let t_s = Instant::now();
             fit = self.solve(&penalties, &params.glm)?;
+            if std::env::var_os("RC_GLM_TRACE").is_some() {
+                eprintln!(
+                    "TRACE solve {:.3}s newton {} cols {}",
+                    t_s.elapsed().as_secs_f64(),
+                    fit.iterations,
+                    self.columns.len()
+                );
+            }
             if params.rules == RuleSpace::Singletons {
                 stop = StopReason::FixedColumns;
                 break;

@@ -457,7 +457,9 @@ pub fn solve(
         let inner_tol = (0.1 * tol).max(0.05 * violation.min(1.0));
         let all_slots: Vec<usize> = (0..active.len()).collect();
         let mut support: Vec<usize> = Vec::new();
+        let mut signs: Vec<bool> = Vec::new();
         let mut full = true;
+        let mut tried_newton = false;
         for _ in 0..settings.max_sweeps {
             let mut max_change: f64 = 0.0;
             let gr0 = q.iter().sum::<f64>() * inv_n;
@@ -484,13 +486,38 @@ pub fn solve(
                 }
             }
             if full {
-                support = all_slots
+                let new_support: Vec<usize> = all_slots
                     .iter()
                     .copied()
                     .filter(|&s| b[active[s]] != 0.0)
                     .collect();
+                let new_signs: Vec<bool> =
+                    new_support.iter().map(|&s| b[active[s]] > 0.0).collect();
+                let stable = new_support == support && new_signs == signs;
+                support = new_support;
+                signs = new_signs;
                 if max_change <= inner_tol {
                     break;
+                }
+                // Once coordinate descent has settled the support and the
+                // signs, the quadratic model's minimiser on that support
+                // solves one linear system: try it, keep it if the signs hold
+                // (the next full sweep then checks the other coordinates).
+                if stable && !tried_newton && !support.is_empty() && support.len() <= DENSE_SUPPORT
+                {
+                    tried_newton = true;
+                    let ks: Vec<usize> = support.iter().map(|&s| active[s]).collect();
+                    if let Some((t0, steps)) = support_newton(problem, &ks, &b, &q, &w, lambda) {
+                        c0 += t0;
+                        for i in 0..n {
+                            q[i] += t0 * w[i];
+                        }
+                        for (&k, &t) in ks.iter().zip(&steps) {
+                            b[k] += t;
+                            problem.columns[k].axpy_weighted(t, &w, &mut q);
+                        }
+                        continue;
+                    }
                 }
                 full = false;
             } else if max_change <= inner_tol {
@@ -582,6 +609,97 @@ pub fn solve(
         violation,
         tolerance: tol,
     })
+}
+
+/// Largest support solved directly by [`support_newton`].
+const DENSE_SUPPORT: usize = 400;
+
+/// The exact minimiser of the quadratic model `gᵀΔ + ½ΔᵀHΔ + Σ λ_k|b_k|`
+/// over the intercept and the coordinates `ks`, with the signs of `b` on
+/// `ks` held fixed: returns the steps `(Δ0, Δ_k)` from the current `b`, or
+/// `None` when a sign would change (or the system is singular). `q` is the
+/// model's gradient contribution `r_i + w_i δ_i` at the current point.
+fn support_newton(
+    problem: &GlmProblem,
+    ks: &[usize],
+    b: &[f64],
+    q: &[f64],
+    w: &[f64],
+    lambda: &[f64],
+) -> Option<(f64, Vec<f64>)> {
+    let n = q.len();
+    let inv_n = 1.0 / n as f64;
+    let dim = ks.len() + 1;
+    // Row-major entries of the support columns.
+    let mut row_ptr = vec![0usize; n + 1];
+    for &k in ks {
+        match &problem.columns[k] {
+            Column::Binary(rows) => rows.iter().for_each(|&i| row_ptr[i as usize + 1] += 1),
+            Column::Dense(_) => row_ptr.iter_mut().skip(1).for_each(|x| *x += 1),
+        }
+    }
+    for i in 0..n {
+        row_ptr[i + 1] += row_ptr[i];
+    }
+    let mut fill = row_ptr.clone();
+    let mut entries = vec![(0u32, 0.0f64); row_ptr[n]];
+    for (j, &k) in ks.iter().enumerate() {
+        match &problem.columns[k] {
+            Column::Binary(rows) => {
+                for &i in rows {
+                    let i = i as usize;
+                    entries[fill[i]] = (j as u32 + 1, 1.0);
+                    fill[i] += 1;
+                }
+            }
+            Column::Dense(a) => {
+                for (i, &v) in a.iter().enumerate() {
+                    entries[fill[i]] = (j as u32 + 1, v);
+                    fill[i] += 1;
+                }
+            }
+        }
+    }
+    let mut grad = vec![0.0; dim];
+    let mut hess = vec![0.0; dim * dim];
+    for i in 0..n {
+        let row = &entries[row_ptr[i]..row_ptr[i + 1]];
+        grad[0] += q[i];
+        hess[0] += w[i];
+        for (a, &(ja, va)) in row.iter().enumerate() {
+            let ja = ja as usize;
+            grad[ja] += q[i] * va;
+            hess[ja] += w[i] * va;
+            for &(jb, vb) in &row[..=a] {
+                hess[ja * dim + jb as usize] += w[i] * va * vb;
+            }
+        }
+    }
+    for a in 1..dim {
+        for c in 1..=a {
+            let v = hess[a * dim + c] * inv_n;
+            hess[a * dim + c] = v;
+            hess[c * dim + a] = v;
+        }
+    }
+    for k in 1..dim {
+        let v = hess[k] * inv_n;
+        hess[k] = v;
+        hess[k * dim] = v;
+    }
+    hess[0] *= inv_n;
+    let mut rhs = vec![0.0; dim];
+    rhs[0] = -grad[0] * inv_n;
+    for (j, &k) in ks.iter().enumerate() {
+        let s = if b[k] > 0.0 { 1.0 } else { -1.0 };
+        rhs[j + 1] = -(grad[j + 1] * inv_n + lambda[k] * s);
+    }
+    let step = cholesky_solve(&hess, dim, &rhs)?;
+    let consistent = ks
+        .iter()
+        .zip(&step[1..])
+        .all(|(&k, &t)| (b[k] + t) * b[k] > 0.0);
+    consistent.then(|| (step[0], step[1..].to_vec()))
 }
 
 /// Solves the smooth problem `min (1/n) Σ_i ℓ(y_i, η_i) + (ridge/2)·‖β‖²`

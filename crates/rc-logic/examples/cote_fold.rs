@@ -63,35 +63,39 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         s.auc_pr.unwrap_or(f64::NAN)
     );
     let full = args.iter().any(|a| a == "--full");
-    let sc = scote(
-        &model,
-        &ScoteParams {
-            full_check: full,
-            ..ScoteParams::default()
-        },
-    )?;
-    print!(
-        "SCoTE: {} in {:.2}s, {} groups, {} clauses (peak {})",
-        sc.status.name(),
-        sc.seconds,
-        sc.groups,
-        sc.clauses,
-        sc.peak_clauses
-    );
-    if let Some(l) = &sc.list {
-        let s = scores(&y, &l.predict_proba(test))?;
+    if !args.iter().any(|a| a == "--no-scote") {
+        let sc = scote(
+            &model,
+            &ScoteParams {
+                full_check: full,
+                ..ScoteParams::default()
+            },
+        )?;
         print!(
-            ", avg {:.2}; ROC {:.4} PR {:.4}",
-            l.avg_length(),
-            s.auc_roc.unwrap_or(f64::NAN),
-            s.auc_pr.unwrap_or(f64::NAN)
+            "SCoTE: {} in {:.2}s, {} groups, {} clauses (peak {})",
+            sc.status.name(),
+            sc.seconds,
+            sc.groups,
+            sc.clauses,
+            sc.peak_clauses
         );
+        if let Some(l) = &sc.list {
+            let s = scores(&y, &l.predict_proba(test))?;
+            print!(
+                ", avg {:.2}; ROC {:.4} PR {:.4}",
+                l.avg_length(),
+                s.auc_roc.unwrap_or(f64::NAN),
+                s.auc_pr.unwrap_or(f64::NAN)
+            );
+        }
     }
     println!();
+    let universe = problem.train.examples.subset(&model.training_rows);
+    print!("(ECoTE universe: {} training examples) ", universe.len());
     let ec = ecote(
         &model,
         &problem.train.facts,
-        &problem.train.examples,
+        &universe,
         &EcoteParams::default(),
     )?;
     print!(

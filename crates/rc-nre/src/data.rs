@@ -148,6 +148,13 @@ impl Standardizer {
             });
         }
         check_features(data)?;
+        if let Some(&bad) = columns.iter().find(|&&j| j >= self.n_features()) {
+            return Err(crate::error::invalid(
+                "columns",
+                bad,
+                format!("the data has {} features", self.n_features()),
+            ));
+        }
         let n = data.n_rows();
         let mut out = DMatrix::zeros(n, columns.len());
         for (c, &j) in columns.iter().enumerate() {

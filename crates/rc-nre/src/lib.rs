@@ -51,7 +51,8 @@
 //! # Choices the paper leaves open
 //!
 //! Loss (logistic), epochs (≤ 200), batch size (256), early stopping
-//! (10 % stratified validation split, patience 20, best epoch restored),
+//! (10 % stratified validation split, patience 20 epochs on the validation
+//! error, best epoch restored),
 //! no output bias, no weight decay: see [`TrainParams`]. A row outside
 //! every rule's support has `f = 0`; it gets the training class prior as
 //! its probability. Dead rules (empty support) are kept, as in the paper.

@@ -164,7 +164,7 @@ impl Fit for MlpParams {
 
     /// Standardises all features with the training statistics, holds out
     /// a stratified validation part and trains with Adam, keeping the
-    /// epoch with the lowest validation loss.
+    /// best epoch on it (see [`crate::TrainParams::stop_on`]).
     fn fit(&self, data: &Dataset) -> Result<MlpModel> {
         self.validate()?;
         crate::data::check_features(data)?;

@@ -145,7 +145,8 @@ impl Fit for NreParams {
     /// Algorithm 1: standardise with the training statistics, hold out
     /// `validation_fraction` of the rows (stratified), grow the Gini tree
     /// (≡ Eq. 15) on the rest, encode its leaves and train all parameters
-    /// with Adam, keeping the epoch with the best validation loss.
+    /// with Adam, keeping the best epoch on the validation rows (see
+    /// [`crate::TrainParams::stop_on`]).
     fn fit(&self, data: &Dataset) -> Result<NreModel> {
         self.fit_observed(data, &mut |_, _| {})
     }

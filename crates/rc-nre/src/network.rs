@@ -17,6 +17,10 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 
 /// A differentiable model of a batch, trained by [`crate::train`].
+///
+/// `forward` and `backward` are the raw passes and expect consistent
+/// shapes (they panic otherwise, like slice indexing); [`crate::train`] and
+/// [`crate::train::loss_and_gradient`] check the shapes and return errors.
 pub trait Network {
     /// Buffers of one forward pass, reused between batches.
     type Cache: Default;
@@ -95,7 +99,9 @@ impl Layout {
 ///
 /// Rule `k` owns hidden units `unit_offsets[k]..unit_offsets[k + 1]`, one
 /// per decision node of its tree path (root first). A rule with no units
-/// (the tree was a single leaf) always outputs `c_k`.
+/// (the tree was a single leaf) always outputs `c_k`. The accessors taking
+/// a rule or unit index panic when it is out of range, like slice
+/// indexing.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NeuralRules {
     q: usize,

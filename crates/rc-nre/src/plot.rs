@@ -97,6 +97,12 @@ fn range_of(data: &Dataset, j: usize) -> (f64, f64) {
 pub fn support_svg(model: &NreModel, data: &Dataset, opts: &PlotOptions) -> Result<String> {
     let (fx, fy) = opts.features;
     let p = model.features().len();
+    if data.n_features() != p {
+        return Err(crate::error::Error::FeatureMismatch {
+            expected: p,
+            found: data.n_features(),
+        });
+    }
     if fx >= p || fy >= p || fx == fy {
         return Err(invalid(
             "features",

@@ -36,13 +36,14 @@ pub struct Hyperplane {
 }
 
 impl Hyperplane {
-    /// Its value on a raw row (all features).
+    /// Its value on a raw row (all features; a missing column counts as
+    /// `NaN`).
     pub fn value(&self, row: &[f64]) -> f64 {
         self.offset
             + self
                 .coefficients
                 .iter()
-                .map(|&(j, c)| c * row[j])
+                .map(|&(j, c)| c * row.get(j).copied().unwrap_or(f64::NAN))
                 .sum::<f64>()
     }
 
@@ -88,9 +89,14 @@ pub struct ObliqueCondition {
 }
 
 impl ObliqueCondition {
-    /// Whether a raw row satisfies it.
+    /// Whether a raw row (all features) satisfies it; false when a column
+    /// is missing.
     pub fn holds(&self, row: &[f64]) -> bool {
-        let v: f64 = self.terms.iter().map(|&(j, c)| c * row[j]).sum();
+        let v: f64 = self
+            .terms
+            .iter()
+            .map(|&(j, c)| c * row.get(j).copied().unwrap_or(f64::NAN))
+            .sum();
         if self.greater {
             v > self.threshold
         } else {

