@@ -4,39 +4,36 @@
 //!   of a 100-tree, depth-10 random forest routed through adult's
 //!   training split (and a generated 20k-row set when data are absent);
 //! * `lp/cover_relaxation`: the LP relaxation of MIRCO's set cover over a
-//!   100-tree, depth-3 forest on 20k generated rows, minilp vs CBC, duals
-//!   included (RCBoost's master problem);
+//!   100-tree, depth-3 forest on 20k generated rows (`$RC_BENCH_LP_ROWS`),
+//!   duals included (RCBoost's master problem);
+//! * `lp/rux_master_dual_form`: RUX's master LP (3) (hinge rows, coverage
+//!   rows, costs by normalised rule length) over the same forest and rows,
+//!   in the dual form RUX solves, duals included;
+//! * `lp_colgen/cover_10_rounds`: column generation on the cover
+//!   relaxation: the pool added in 10 batches with a re-solve after each
+//!   (warm starts matter here);
 //! * `ip/set_cover`: the exact cover IP over a 10-tree, depth-3 forest on
-//!   2k rows, minilp branch-and-bound vs CBC.
+//!   2k rows.
 //!
-//! Run with `cargo bench -p rc-benches --bench cover --features cbc` (CBC
-//! rows need the feature; without it only minilp is measured).
+//! Each LP/IP is solved by every backend of the build: minilp always, CBC
+//! with feature `cbc`, HiGHS with feature `highs` (warm and cold in
+//! `lp/colgen`): `cargo bench -p rc-benches --bench cover --features cbc,highs`.
 
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
-use rc_core::{Dataset, Fit};
-use rc_cover::exact::set_cover_model;
-use rc_cover::{greedy_set_cover, Impurity, LabeledPool};
-use rc_lp::{LpSolver, MinilpSolver, MipOptions, MipSolver};
-use rc_tree::RandomForestParams;
-
-fn pool(train: &Dataset, trees: usize, depth: usize) -> LabeledPool {
-    let rf = RandomForestParams::classifier()
-        .n_estimators(trees)
-        .max_depth(depth)
-        .seed(0)
-        .fit(train)
-        .expect("forest");
-    LabeledPool::from_source(&rf, train).expect("pool")
-}
+use rc_benches::lp_problems::{
+    cover_costs, cover_relaxation, forest_pool, rux_master, set_cover_ip,
+};
+use rc_cover::{greedy_set_cover, Impurity, LpForm};
+use rc_lp::{LpSolver, MinilpSolver, MipOptions, MipSolver, Model};
 
 fn mirco(c: &mut Criterion) {
     let (name, train) = match rc_benches::load_split("adult") {
         Some((train, _)) => ("adult".to_string(), train),
         None => ("twonorm_20k".to_string(), rc_benches::generated(20_000, 3)),
     };
-    let p = pool(&train, 100, 10);
+    let p = forest_pool(&train, 100, 10);
     let costs = p.costs(Impurity::Gini, 1.0);
     eprintln!(
         "mirco/greedy on {name}: {} rules, {} rows",
@@ -54,36 +51,116 @@ fn mirco(c: &mut Criterion) {
     group.finish();
 }
 
+/// Every LP backend of this build, by name.
+fn lp_backends() -> Vec<(&'static str, Box<dyn LpSolver>)> {
+    #[allow(unused_mut)]
+    let mut v: Vec<(&'static str, Box<dyn LpSolver>)> =
+        vec![("minilp", Box::new(MinilpSolver::new()))];
+    #[cfg(feature = "cbc")]
+    v.push(("cbc", Box::new(rc_lp::CbcSolver::new())));
+    #[cfg(feature = "highs")]
+    v.push(("highs", Box::new(rc_lp::HighsSolver::new())));
+    v
+}
+
+/// Every MIP backend of this build, by name.
+fn mip_backends() -> Vec<(&'static str, Box<dyn MipSolver>)> {
+    #[allow(unused_mut)]
+    let mut v: Vec<(&'static str, Box<dyn MipSolver>)> =
+        vec![("minilp_bnb", Box::new(MinilpSolver::new()))];
+    #[cfg(feature = "cbc")]
+    v.push(("cbc", Box::new(rc_lp::CbcSolver::new())));
+    #[cfg(feature = "highs")]
+    v.push(("highs", Box::new(rc_lp::HighsSolver::new())));
+    v
+}
+
+/// Rows of the generated data set of the LP benches: `$RC_BENCH_LP_ROWS`,
+/// default 20,000. minilp needs minutes per 20k-row LP, so criterion's ten
+/// samples take long; `cargo run --release -p rc-benches --example
+/// lp_timing` times every backend once instead.
+fn lp_rows() -> usize {
+    std::env::var("RC_BENCH_LP_ROWS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20_000)
+}
+
 fn lps(c: &mut Criterion) {
-    let train = rc_benches::generated(20_000, 4);
-    let p = pool(&train, 100, 3);
-    let costs = p.costs(Impurity::Gini, 1.0);
-    let lp = set_cover_model(&p.coverage, &costs)
-        .expect("model")
-        .relaxation();
+    let train = rc_benches::generated(lp_rows(), 4);
+    let p = forest_pool(&train, 100, 3);
+    let costs = cover_costs(&p);
+    let lp = cover_relaxation(&p);
+    let rux = rux_master(&p, &train, LpForm::Dual);
     eprintln!(
-        "lp/cover_relaxation: {} rows x {} columns",
+        "lp/cover_relaxation: {} rows x {} columns; lp/rux_master: {} rows x {} columns",
         lp.num_rows(),
-        lp.num_vars()
+        lp.num_vars(),
+        rux.num_rows(),
+        rux.num_vars()
     );
     let mut group = c.benchmark_group("lp");
     group
         .sample_size(10)
         .sampling_mode(SamplingMode::Flat)
         .measurement_time(Duration::from_secs(20));
-    group.bench_function("cover_relaxation_20k/minilp", |b| {
-        b.iter(|| MinilpSolver::new().solve_lp(&lp).expect("lp"))
-    });
-    #[cfg(feature = "cbc")]
-    group.bench_function("cover_relaxation_20k/cbc", |b| {
-        b.iter(|| rc_lp::CbcSolver::new().solve_lp(&lp).expect("lp"))
-    });
+    for (name, solver) in lp_backends() {
+        group.bench_function(format!("cover_relaxation/{name}"), |b| {
+            b.iter(|| solver.solve_lp(&lp).expect("lp"))
+        });
+        group.bench_function(format!("rux_master_dual_form/{name}"), |b| {
+            b.iter(|| solver.solve_lp(&rux).expect("lp"))
+        });
+    }
+    group.finish();
+
+    // Column generation: the master grows by a tenth of the pool per round.
+    let mut colgen_solvers = lp_backends();
+    #[cfg(feature = "highs")]
+    colgen_solvers.push((
+        "highs_cold",
+        Box::new(rc_lp::HighsSolver::new().with_warm_start(false)),
+    ));
+    let batches: Vec<Vec<usize>> = {
+        let n = p.len();
+        (0..10)
+            .map(|k| (k * n / 10..(k + 1) * n / 10).collect())
+            .collect()
+    };
+    let mut group = c.benchmark_group("lp_colgen");
+    group
+        .sample_size(10)
+        .sampling_mode(SamplingMode::Flat)
+        .measurement_time(Duration::from_secs(30));
+    for (name, solver) in &colgen_solvers {
+        group.bench_function(format!("cover_10_rounds/{name}"), |b| {
+            b.iter(|| {
+                let mut m = Model::minimize();
+                let rows: Vec<_> = (0..train.n_rows())
+                    .map(|_| m.add_ge(&[], 1.0).expect("row"))
+                    .collect();
+                let mut objective = 0.0;
+                for batch in &batches {
+                    for &j in batch {
+                        let entries: Vec<_> = p
+                            .coverage
+                            .rows_of(j)
+                            .iter()
+                            .map(|&i| (rows[i as usize], 1.0))
+                            .collect();
+                        m.add_column(costs[j], (0.0, f64::INFINITY), &entries)
+                            .expect("column");
+                    }
+                    objective = solver.solve_lp(&m).expect("lp").objective;
+                }
+                objective
+            })
+        });
+    }
     group.finish();
 
     let small = rc_benches::generated(2_000, 5);
-    let p = pool(&small, 10, 3);
-    let costs = p.costs(Impurity::Gini, 1.0);
-    let ip = set_cover_model(&p.coverage, &costs).expect("model");
+    let ip = set_cover_ip(&forest_pool(&small, 10, 3));
     eprintln!(
         "ip/set_cover: {} rows x {} columns",
         ip.num_rows(),
@@ -95,13 +172,11 @@ fn lps(c: &mut Criterion) {
         .sample_size(10)
         .sampling_mode(SamplingMode::Flat)
         .measurement_time(Duration::from_secs(10));
-    group.bench_function("set_cover_2k/minilp_bnb", |b| {
-        b.iter(|| MinilpSolver::new().solve_mip(&ip, &opts).expect("ip"))
-    });
-    #[cfg(feature = "cbc")]
-    group.bench_function("set_cover_2k/cbc", |b| {
-        b.iter(|| rc_lp::CbcSolver::new().solve_mip(&ip, &opts).expect("ip"))
-    });
+    for (name, solver) in mip_backends() {
+        group.bench_function(format!("set_cover_2k/{name}"), |b| {
+            b.iter(|| solver.solve_mip(&ip, &opts).expect("ip"))
+        });
+    }
     group.finish();
 }
 

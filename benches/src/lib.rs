@@ -1,12 +1,15 @@
 //! Shared helpers of rulecover's criterion benchmarks and timing examples:
 //! finding the benchmark data directory, loading a data set one-hot encoded
-//! with a fixed train/test split, and generating large synthetic data.
+//! with a fixed train/test split, generating large synthetic data, and
+//! building the LPs the project solves ([`lp_problems`]).
 //!
 //! The data directory is `$RC_DATA_DIR` if set, else `../shared/datasets`
 //! relative to the workspace root. When it is absent the benchmarks that
 //! need it print a skip message and the rest still run.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+
+pub mod lp_problems;
 
 use std::path::PathBuf;
 

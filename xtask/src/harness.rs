@@ -311,6 +311,7 @@ mod tests {
             cores: 1,
             date: "today".into(),
             command_line: "test".into(),
+            solvers: String::new(),
         }
     }
 

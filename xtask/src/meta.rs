@@ -62,7 +62,27 @@ pub fn collect() -> Meta {
             .chain(std::env::args().skip(1))
             .collect::<Vec<_>>()
             .join(" "),
+        solvers: solvers(),
     }
+}
+
+/// The LP and MIP backends of this build, e.g. `LP highs, MIP cbc`.
+pub fn solvers() -> String {
+    let lp = if cfg!(feature = "highs") {
+        "highs"
+    } else if cfg!(feature = "cbc") {
+        "cbc"
+    } else {
+        "minilp"
+    };
+    let mip = if cfg!(feature = "cbc") {
+        "cbc"
+    } else if cfg!(feature = "highs") {
+        "highs"
+    } else {
+        "minilp"
+    };
+    format!("LP {lp}, MIP {mip}")
 }
 
 #[cfg(test)]

@@ -68,6 +68,10 @@ pub struct Meta {
     pub date: String,
     /// The command line.
     pub command_line: String,
+    /// LP and MIP backends compiled in (`rc_lp::default_lp_solver` /
+    /// `default_mip_solver`); empty in files written before it was recorded.
+    #[serde(default)]
+    pub solvers: String,
 }
 
 /// The contents of `results.json`.

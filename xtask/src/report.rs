@@ -244,8 +244,17 @@ pub fn render(results: &ResultsFile) -> Result<String> {
     let m = &results.meta;
     let _ = writeln!(
         out,
-        "# Benchmark report\n\ncommit `{}` · {} · {} cores · {}\n\n`{}`\n",
-        m.git_commit, m.rustc_version, m.cores, m.date, m.command_line
+        "# Benchmark report\n\ncommit `{}` · {} · {} cores · {}{}\n\n`{}`\n",
+        m.git_commit,
+        m.rustc_version,
+        m.cores,
+        m.date,
+        if m.solvers.is_empty() {
+            String::new()
+        } else {
+            format!(" · {}", m.solvers)
+        },
+        m.command_line
     );
     let suites: BTreeSet<&str> = results.records.iter().map(|r| r.suite.as_str()).collect();
     for suite in suites {

@@ -34,6 +34,25 @@ pub(crate) fn solve_lp(
     opts: &LpOptions,
     primal: &PrimalFn<'_>,
 ) -> Result<LpSolution, Error> {
+    solve_lp_native(backend, model, opts, primal, &|m: &Model| {
+        primal(m).map(|raw| (raw, None))
+    })
+}
+
+/// A backend's LP entry point that may also report row duals natively (in the
+/// model's own sense, see [`LpSolution`]).
+pub(crate) type NativeFn<'a> = dyn Fn(&Model) -> Result<(RawLp, Option<Vec<f64>>), Error> + 'a;
+
+/// Solves `model` with `native`; native duals are verified and used when they
+/// pass, otherwise (or when the backend reports none) duals come from the
+/// explicit dual LP solved with `primal`.
+pub(crate) fn solve_lp_native(
+    backend: &'static str,
+    model: &Model,
+    opts: &LpOptions,
+    primal: &PrimalFn<'_>,
+    native: &NativeFn<'_>,
+) -> Result<LpSolution, Error> {
     opts.validate()?;
     model.validate()?;
     if model.is_trivially_infeasible(false) {
@@ -42,7 +61,7 @@ pub(crate) fn solve_lp(
             model.sense(),
         ));
     }
-    let raw = catch_backend(backend, || primal(model))?;
+    let (raw, native_duals) = catch_backend(backend, || native(model))?;
     if raw.status != LpStatus::Optimal {
         return Ok(LpSolution::without_point(raw.status, model.sense()));
     }
@@ -67,15 +86,21 @@ pub(crate) fn solve_lp(
     let (row_duals, reduced_costs) = match opts.duals {
         DualMethod::Skip => (Vec::new(), Vec::new()),
         method => {
-            let d = dual::compute(
-                model,
-                &x,
-                &row_activity,
-                objective,
-                method,
-                opts,
-                &|m: &Model| catch_backend(backend, || primal(m)),
-            )?;
+            let verified = native_duals
+                .map(|y| dual::verify(model, &y, objective, opts))
+                .and_then(Result::ok);
+            let d = match verified {
+                Some(d) => d,
+                None => dual::compute(
+                    model,
+                    &x,
+                    &row_activity,
+                    objective,
+                    method,
+                    opts,
+                    &|m: &Model| catch_backend(backend, || primal(m)),
+                )?,
+            };
             (d.row_duals, d.reduced_costs)
         }
     };

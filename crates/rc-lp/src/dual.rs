@@ -233,22 +233,68 @@ fn recover_and_verify(
     p_min: f64,
     opts: &LpOptions,
 ) -> Result<Duals, Error> {
+    let get = |v: VarId| dual_x.get(v.index()).copied().unwrap_or(0.0);
+    let y: Vec<f64> = row_map
+        .iter()
+        .map(|rv| match *rv {
+            RowVar::Zero => 0.0,
+            RowVar::Single(v) => get(v),
+            RowVar::Split(p, q) => get(p) - get(q),
+        })
+        .collect();
+    verify_min(model, y, p_min, opts)
+}
+
+/// Verifies row duals reported natively by a backend, given in the model's own
+/// sense (`y_i = ∂z*/∂b_i`) for the primal optimum of objective `objective`;
+/// returns them with the reduced costs when they are dual feasible and satisfy
+/// strong duality within [`LpOptions::dual_tol`].
+pub(crate) fn verify(
+    model: &Model,
+    row_duals: &[f64],
+    objective: f64,
+    opts: &LpOptions,
+) -> Result<Duals, Error> {
+    let sign = model.sign();
+    let y = row_duals.iter().map(|v| sign * v).collect();
+    verify_min(model, y, sign * objective, opts)
+}
+
+/// Verifies the minimisation-form duals `y` against the primal optimum `p_min`
+/// (projecting tiny wrong-sign values to zero); returns duals in the model's
+/// own sense.
+fn verify_min(
+    model: &Model,
+    mut y: Vec<f64>,
+    p_min: f64,
+    opts: &LpOptions,
+) -> Result<Duals, Error> {
     let sign = model.sign();
     let primal_obj = sign * p_min;
     let cscale = 1.0 + model.vars().iter().fold(0.0f64, |a, v| a.max(v.obj.abs()));
     let tol_d = opts.dual_tol * cscale;
     let tol_obj = opts.dual_tol * (1.0 + p_min.abs());
-    let get = |v: VarId| dual_x.get(v.index()).copied().unwrap_or(0.0);
+    if y.len() != model.num_rows() {
+        return Err(mismatch(
+            primal_obj,
+            f64::NAN,
+            tol_obj,
+            format!("{} row duals for {} rows", y.len(), model.num_rows()),
+        ));
+    }
 
     // y in minimisation form, projected onto its sign domain.
-    let mut y = Vec::with_capacity(row_map.len());
-    for (i, (rv, row)) in row_map.iter().zip(model.rows()).enumerate() {
-        let mut yi = match *rv {
-            RowVar::Zero => 0.0,
-            RowVar::Single(v) => get(v),
-            RowVar::Split(p, q) => get(p) - get(q),
-        };
-        if (yi > 0.0 && row.lower == f64::NEG_INFINITY) || (yi < 0.0 && row.upper == f64::INFINITY)
+    for (i, (yi, row)) in y.iter_mut().zip(model.rows()).enumerate() {
+        if !yi.is_finite() {
+            return Err(mismatch(
+                primal_obj,
+                f64::NAN,
+                tol_obj,
+                format!("dual of row r{i} is {yi}"),
+            ));
+        }
+        if (*yi > 0.0 && row.lower == f64::NEG_INFINITY)
+            || (*yi < 0.0 && row.upper == f64::INFINITY)
         {
             if yi.abs() > tol_d {
                 return Err(mismatch(
@@ -258,9 +304,8 @@ fn recover_and_verify(
                     format!("dual of row r{i} is {yi}, of the wrong sign for its bounds"),
                 ));
             }
-            yi = 0.0;
+            *yi = 0.0;
         }
-        y.push(yi);
     }
 
     // Reduced costs and the dual objective.

@@ -1,5 +1,5 @@
 //! `rc-lp` builds sparse LP and MIP models and solves them with a pure-Rust backend
-//! (`minilp`, always built) or with COIN-OR CBC (feature `cbc`).
+//! (`minilp`, always built), COIN-OR CBC (feature `cbc`) or HiGHS (feature `highs`).
 //! It returns verified LP duals and reduced costs for column generation (RCBoost,
 //! RUG), branch-and-bound MIP solutions for set covering (MIRCO), and exports any
 //! model to LP or MPS text.
@@ -41,24 +41,30 @@
 //! * [`model`]: the builder ([`Model`], [`VarId`], [`RowId`], [`VarKind`], [`Sense`], [`Cmp`]).
 //! * [`solver`]: the [`LpSolver`] and [`MipSolver`] traits and their options.
 //! * [`solution`]: [`LpSolution`] (with the **dual sign convention**) and [`MipSolution`].
-//! * [`backend`]: [`MinilpSolver`] and, with feature `cbc`, `CbcSolver`.
+//! * [`backend`]: [`MinilpSolver`], with feature `cbc` `CbcSolver`, with feature
+//!   `highs` `HighsSolver`; [`default_lp_solver`] and [`default_mip_solver`] pick
+//!   the best one built.
 //! * [`export`]: LP and MPS writers.
 //!
 //! # Duals
 //!
-//! Neither backend exposes LP duals, so they are computed by solving the dual LP
-//! (by default restricted by complementary slackness, see [`DualMethod`]) with the
-//! same backend and verified for dual feasibility and strong duality; a failed check
-//! is [`Error::DualMismatch`], never a silent wrong answer. `y_i = ∂z*/∂b_i` and
+//! minilp and CBC (through `coin_cbc`) do not expose LP duals, so they are
+//! computed by solving the dual LP (by default restricted by complementary
+//! slackness, see [`DualMethod`]) with the same backend. HiGHS reports duals
+//! natively. Either way the duals are verified for sign, dual feasibility and
+//! strong duality (HiGHS's own duals fall back to the dual LP when they fail); a
+//! failed check is [`Error::DualMismatch`], never a silent wrong answer. `y_i = ∂z*/∂b_i` and
 //! `d_j = c_j − Σ_i a_ij y_i` in the model's own sense: see [`LpSolution`].
 //!
 //! # Column generation and warm starts
 //!
 //! A [`Model`] stays incremental: [`Model::add_column`] appends a column to
-//! existing rows in O(nnz of the column) and the next `solve_lp` sees it. Neither
-//! backend can add a column to a solved LP, so each `solve_lp` is a cold solve of
-//! the current model (plus a small restricted dual for the duals); minilp's
-//! branch-and-bound, however, re-solves every node warm from its parent.
+//! existing rows in O(nnz of the column) and the next `solve_lp` sees it. HiGHS
+//! re-solves such a grown model warm from the previous optimal basis (per thread,
+//! see `HighsSolver`). minilp and CBC cannot add a column to a solved LP, so with
+//! them each `solve_lp` is a cold solve of the current model (plus a small
+//! restricted dual for the duals); minilp's branch-and-bound, however, re-solves
+//! every node warm from its parent.
 //!
 //! # Limits
 //!
@@ -66,7 +72,8 @@
 //! minilp has no time limit; [`MinilpSolver::max_size`] rejects models that are too
 //! large ([`Error::ModelTooLarge`]) and branch-and-bound checks
 //! [`MipOptions::time_limit`] between nodes, returning [`MipStatus::TimeLimit`] with
-//! the incumbent. CBC receives the time limit directly.
+//! the incumbent. CBC and HiGHS receive the time limit directly; `HighsSolver` also
+//! takes a time limit per LP solve ([`LpStatus::TimeLimit`]).
 
 #![forbid(unsafe_code)]
 
@@ -83,9 +90,45 @@ pub mod solver;
 
 #[cfg(feature = "cbc")]
 pub use backend::CbcSolver;
+#[cfg(feature = "highs")]
+pub use backend::HighsSolver;
 pub use backend::MinilpSolver;
 pub use error::Error;
 pub use export::{to_lp_string, to_mps_string, write_lp, write_mps};
 pub use model::{Cmp, Model, Row, RowId, Sense, Var, VarId, VarKind};
 pub use solution::{LpSolution, LpStatus, MipSolution, MipStatus};
 pub use solver::{DualMethod, LpOptions, LpSolver, MipOptions, MipSolver};
+
+/// The fastest LP backend this build has: HiGHS with feature `highs` (native
+/// duals, warm starts), else CBC with feature `cbc`, else minilp.
+pub fn default_lp_solver() -> Box<dyn LpSolver> {
+    #[cfg(feature = "highs")]
+    {
+        Box::new(HighsSolver::new())
+    }
+    #[cfg(all(feature = "cbc", not(feature = "highs")))]
+    {
+        Box::new(CbcSolver::new())
+    }
+    #[cfg(not(any(feature = "cbc", feature = "highs")))]
+    {
+        Box::new(MinilpSolver::new())
+    }
+}
+
+/// The strongest MIP backend this build has: CBC with feature `cbc`, else
+/// HiGHS with feature `highs`, else minilp's branch and bound.
+pub fn default_mip_solver() -> Box<dyn MipSolver> {
+    #[cfg(feature = "cbc")]
+    {
+        Box::new(CbcSolver::new())
+    }
+    #[cfg(all(feature = "highs", not(feature = "cbc")))]
+    {
+        Box::new(HighsSolver::new())
+    }
+    #[cfg(not(any(feature = "cbc", feature = "highs")))]
+    {
+        Box::new(MinilpSolver::new())
+    }
+}

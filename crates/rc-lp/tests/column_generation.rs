@@ -122,3 +122,41 @@ fn pricing_loop_reaches_full_lp_optimum() {
         assert!(in_master.iter().filter(|&&b| b).count() < p.len());
     }
 }
+
+/// HiGHS re-solves grown models warm; a model changed in any other way (a cost,
+/// a bound, another model interleaved) must be solved afresh, never from the
+/// stale instance: every answer equals a cold solve.
+#[cfg(feature = "highs")]
+#[test]
+fn highs_warm_start_never_reuses_a_stale_instance() {
+    use rc_lp::HighsSolver;
+    let warm = HighsSolver::new();
+    let cold = HighsSolver::new().with_warm_start(false);
+    let p = pool(7, 14, 40);
+    let (mut a, ra) = master(14);
+    let (mut b, rb) = master(14);
+    for (k, col) in p.iter().enumerate() {
+        // Grow both models, interleaving their solves on this thread.
+        add_pool_column(&mut a, &ra, col);
+        if k % 3 == 0 {
+            add_pool_column(&mut b, &rb, &p[p.len() - 1 - k]);
+        }
+        if k % 5 == 4 {
+            // Change an existing cost: no longer an extension of the last solve.
+            let v = a.var_id(14 + k / 2).unwrap();
+            a.set_obj(v, 0.5 + (k % 4) as f64).unwrap();
+        }
+        for m in [&a, &b] {
+            let w = warm.solve_lp(m).unwrap();
+            let c = cold.solve_lp(m).unwrap();
+            assert_eq!(w.status, LpStatus::Optimal);
+            assert!(
+                (w.objective - c.objective).abs() < 1e-9,
+                "step {k}: warm {} vs cold {}",
+                w.objective,
+                c.objective
+            );
+            check_kkt(m, &w, 1e-7).unwrap();
+        }
+    }
+}

@@ -1,9 +1,14 @@
-//! Solver backends: [`MinilpSolver`] (always built) and `CbcSolver` (feature `cbc`).
+//! Solver backends: [`MinilpSolver`] (always built), `CbcSolver` (feature `cbc`)
+//! and `HighsSolver` (feature `highs`).
 
 #[cfg(feature = "cbc")]
 pub mod cbc;
+#[cfg(feature = "highs")]
+pub mod highs;
 pub mod minilp;
 
 #[cfg(feature = "cbc")]
 pub use self::cbc::CbcSolver;
+#[cfg(feature = "highs")]
+pub use self::highs::HighsSolver;
 pub use self::minilp::MinilpSolver;

@@ -21,6 +21,8 @@ pub fn lp_solvers() -> Vec<(&'static str, Box<dyn LpSolver>)> {
         vec![("minilp", Box::new(MinilpSolver::new()))];
     #[cfg(feature = "cbc")]
     v.push(("cbc", Box::new(rc_lp::CbcSolver::new())));
+    #[cfg(feature = "highs")]
+    v.push(("highs", Box::new(rc_lp::HighsSolver::new())));
     v
 }
 
@@ -31,6 +33,8 @@ pub fn mip_solvers() -> Vec<(&'static str, Box<dyn MipSolver>)> {
         vec![("minilp", Box::new(MinilpSolver::new()))];
     #[cfg(feature = "cbc")]
     v.push(("cbc", Box::new(rc_lp::CbcSolver::new())));
+    #[cfg(feature = "highs")]
+    v.push(("highs", Box::new(rc_lp::HighsSolver::new())));
     v
 }
 

@@ -1,0 +1,430 @@
+//! The HiGHS backend through the `highs` crate (feature `highs`).
+//!
+//! `highs-sys` builds HiGHS from source, which needs cmake, a C++ compiler and
+//! libclang at build time (Debian: `cmake g++ libclang-dev`).
+//!
+//! HiGHS reports row duals natively. They are verified like every other
+//! backend's duals (sign, dual feasibility, strong duality; see
+//! [`crate::LpSolution`]), and when they fail verification the explicit dual LP
+//! is solved instead, so a caller never sees unverified duals.
+//!
+//! # Warm starts
+//!
+//! Column generation re-solves a model that grew by a few columns. With
+//! [`HighsSolver::warm_start`] on (the default), each thread keeps the HiGHS
+//! instance of its last optimal LP solve together with a copy of the model it
+//! solved. When the next model has the same sense and rows and the old
+//! variables and columns as a strict prefix, only the new columns are passed to HiGHS,
+//! which restarts the simplex from the previous optimal basis; any other model
+//! is loaded afresh. The copy is compared entry by entry (O(nonzeros)), so a
+//! model changed in any other way is never solved from a stale instance.
+
+use crate::driver::{self, RawLp};
+use crate::error::{catch_backend, Error};
+use crate::model::{Model, VarKind};
+use crate::solution::{LpSolution, LpStatus, MipSolution, MipStatus};
+use crate::solver::{DualMethod, LpOptions, LpSolver, MipOptions, MipSolver};
+use highs::{ColProblem, HighsModelStatus, Row, Sense as HighsSense};
+use std::cell::RefCell;
+use std::time::Duration;
+
+/// The HiGHS backend (feature `highs`).
+///
+/// Implements [`LpSolver`] (dual simplex, native verified duals, warm starts
+/// for column generation) and [`MipSolver`] (HiGHS's branch-and-cut with time
+/// limit, relative gap, node limit and a starting solution).
+#[derive(Clone, Debug, PartialEq)]
+pub struct HighsSolver {
+    /// LP options (dual method and tolerances). With [`DualMethod::Skip`] no
+    /// duals are returned; otherwise HiGHS's own duals are verified and used.
+    pub lp: LpOptions,
+    /// Let HiGHS print its log to stdout (off by default).
+    pub log: bool,
+    /// Re-solve grown models from the previous optimal basis (see the module
+    /// documentation); on by default.
+    pub warm_start: bool,
+    /// Wall-clock limit of one LP solve; reaching it gives
+    /// [`LpStatus::TimeLimit`]. `None` (the default) means no limit.
+    pub lp_time_limit: Option<Duration>,
+}
+
+impl Default for HighsSolver {
+    fn default() -> Self {
+        HighsSolver {
+            lp: LpOptions::default(),
+            log: false,
+            warm_start: true,
+            lp_time_limit: None,
+        }
+    }
+}
+
+/// The last optimal LP of this thread, kept for a warm start.
+struct Warm {
+    /// The model as it was solved.
+    snapshot: Model,
+    /// HiGHS handles of the model's rows.
+    rows: Vec<Row>,
+    /// The solved HiGHS instance (holding its optimal basis).
+    highs: highs::Model,
+    /// Whether the instance was configured with logging on.
+    log: bool,
+}
+
+thread_local! {
+    static WARM: RefCell<Option<Warm>> = const { RefCell::new(None) };
+}
+
+fn backend_error(message: String) -> Error {
+    Error::Backend {
+        backend: "highs",
+        message,
+    }
+}
+
+/// True when `new` is `old` with one or more columns appended. (Re-solving an
+/// unchanged model starts cold, so that an answer never depends on which
+/// unrelated solves ran before on the thread.)
+fn extends(old: &Model, new: &Model) -> bool {
+    let k = old.num_vars();
+    old.sense() == new.sense()
+        && new.num_vars() > k
+        && old.rows() == new.rows()
+        && old.vars() == &new.vars()[..k]
+        && old.cols() == &new.cols()[..k]
+}
+
+impl HighsSolver {
+    /// The backend with default options (logging off, warm starts on).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Returns this solver with another dual method.
+    pub fn with_duals(mut self, duals: DualMethod) -> Self {
+        self.lp.duals = duals;
+        self
+    }
+
+    /// Returns this solver with HiGHS's log switched on or off.
+    pub fn with_log(mut self, log: bool) -> Self {
+        self.log = log;
+        self
+    }
+
+    /// Returns this solver with warm starts switched on or off.
+    pub fn with_warm_start(mut self, warm_start: bool) -> Self {
+        self.warm_start = warm_start;
+        self
+    }
+
+    /// Returns this solver with a wall-clock limit per LP solve.
+    pub fn with_lp_time_limit(mut self, limit: Duration) -> Self {
+        self.lp_time_limit = Some(limit);
+        self
+    }
+
+    /// Drops this thread's warm-start instance (it is also replaced by the next
+    /// LP solve of an unrelated model).
+    pub fn clear_warm_start() {
+        WARM.with(|w| w.borrow_mut().take());
+    }
+
+    /// Loads `model` into a new HiGHS instance; `integral` keeps integrality and
+    /// rounds integer bounds, otherwise the LP relaxation is loaded. `zero_obj`
+    /// drops the objective (feasibility check).
+    fn load(
+        &self,
+        model: &Model,
+        integral: bool,
+        zero_obj: bool,
+    ) -> Result<(highs::Model, Vec<Row>), Error> {
+        let mut problem = ColProblem::default();
+        let rows: Vec<Row> = model
+            .rows()
+            .iter()
+            .map(|r| problem.add_row(r.lower..=r.upper))
+            .collect();
+        for (j, (col, var)) in model.cols().iter().zip(model.vars()).enumerate() {
+            let (lo, up) = if integral {
+                model.integral_bounds(j)
+            } else {
+                model.relaxed_bounds(j)
+            };
+            let cost = if zero_obj { 0.0 } else { var.obj };
+            let entries = col.iter().map(|&(r, a)| (rows[r.index()], a));
+            if integral && var.kind != VarKind::Continuous {
+                problem.add_integer_column(cost, lo..=up, entries);
+            } else {
+                problem.add_column(cost, lo..=up, entries);
+            }
+        }
+        let sense = if model.sign() > 0.0 {
+            HighsSense::Minimise
+        } else {
+            HighsSense::Maximise
+        };
+        let mut highs = problem
+            .try_optimise(sense)
+            .map_err(|s| backend_error(format!("HiGHS rejected the model: {s:?}")))?;
+        if !self.log {
+            highs.make_quiet();
+        }
+        Ok((highs, rows))
+    }
+
+    fn set_time_limit(highs: &mut highs::Model, limit: Option<Duration>) -> Result<(), Error> {
+        let seconds = limit.map_or(f64::INFINITY, |t| t.as_secs_f64());
+        highs
+            .try_set_option("time_limit", seconds)
+            .map_err(|_| backend_error("could not set time_limit".to_string()))
+    }
+
+    /// Decides an "unbounded or infeasible" answer by solving the feasibility
+    /// problem (zero objective).
+    fn unbounded_or_infeasible(&self, model: &Model, integral: bool) -> Result<bool, Error> {
+        let (highs, _) = self.load(model, integral, true)?;
+        let solved = highs
+            .try_solve()
+            .map_err(|s| backend_error(format!("feasibility solve failed: {s:?}")))?;
+        Ok(solved.status() == HighsModelStatus::Optimal)
+    }
+
+    fn lp_status(&self, model: &Model, status: HighsModelStatus) -> Result<LpStatus, Error> {
+        Ok(match status {
+            HighsModelStatus::Optimal => LpStatus::Optimal,
+            HighsModelStatus::Infeasible => LpStatus::Infeasible,
+            HighsModelStatus::Unbounded => LpStatus::Unbounded,
+            HighsModelStatus::UnboundedOrInfeasible => {
+                if self.unbounded_or_infeasible(model, false)? {
+                    LpStatus::Unbounded
+                } else {
+                    LpStatus::Infeasible
+                }
+            }
+            HighsModelStatus::ReachedTimeLimit => LpStatus::TimeLimit,
+            _ => LpStatus::NumericalFailure,
+        })
+    }
+
+    /// A cold LP solve without duals (used for the explicit dual LP when the
+    /// native duals fail verification).
+    fn primal(&self, model: &Model) -> Result<RawLp, Error> {
+        if let Some(raw) = super::minilp::trivial_lp(model) {
+            return Ok(raw);
+        }
+        let (mut highs, _) = self.load(model, false, false)?;
+        Self::set_time_limit(&mut highs, self.lp_time_limit)?;
+        let solved = highs
+            .try_solve()
+            .map_err(|s| backend_error(format!("solve failed: {s:?}")))?;
+        let status = self.lp_status(model, solved.status())?;
+        Ok(match status {
+            LpStatus::Optimal => RawLp {
+                status,
+                x: solved.get_solution().columns().to_vec(),
+            },
+            s => RawLp::status(s),
+        })
+    }
+
+    /// An LP solve that reports HiGHS's row duals, warm-started when possible.
+    fn native(&self, model: &Model) -> Result<(RawLp, Option<Vec<f64>>), Error> {
+        if let Some(raw) = super::minilp::trivial_lp(model) {
+            return Ok((raw, None));
+        }
+        let warm = if self.warm_start {
+            WARM.with(|w| w.borrow_mut().take())
+        } else {
+            None
+        };
+        let (mut highs, rows) = match warm {
+            Some(w) if w.log == self.log && extends(&w.snapshot, model) => {
+                let (mut highs, rows) = (w.highs, w.rows);
+                let old = w.snapshot.num_vars();
+                for (j, (col, var)) in model.cols().iter().zip(model.vars()).enumerate().skip(old) {
+                    let (lo, up) = model.relaxed_bounds(j);
+                    let entries = col.iter().map(|&(r, a)| (rows[r.index()], a));
+                    highs
+                        .try_add_column(var.obj, lo..=up, entries)
+                        .map_err(|s| backend_error(format!("could not add column x{j}: {s:?}")))?;
+                }
+                (highs, rows)
+            }
+            _ => self.load(model, false, false)?,
+        };
+        Self::set_time_limit(&mut highs, self.lp_time_limit)?;
+        let solved = highs
+            .try_solve()
+            .map_err(|s| backend_error(format!("solve failed: {s:?}")))?;
+        let status = self.lp_status(model, solved.status())?;
+        if status != LpStatus::Optimal {
+            return Ok((RawLp::status(status), None));
+        }
+        let solution = solved.get_solution();
+        let x = solution.columns().to_vec();
+        let duals = solution.dual_rows().to_vec();
+        if self.warm_start {
+            let warm = Warm {
+                snapshot: model.clone(),
+                rows,
+                highs: solved.into(),
+                log: self.log,
+            };
+            WARM.with(|w| *w.borrow_mut() = Some(warm));
+        }
+        Ok((RawLp { status, x }, Some(duals)))
+    }
+
+    fn mip(&self, model: &Model, opts: &MipOptions) -> Result<MipSolution, Error> {
+        let sign = model.sign();
+        let no_incumbent = |status: MipStatus, bound: f64| MipSolution {
+            status,
+            objective: sign * f64::INFINITY,
+            values: Vec::new(),
+            best_bound: bound,
+            gap: f64::INFINITY,
+            nodes: 0,
+        };
+        if model.is_trivially_infeasible(true) {
+            return Ok(no_incumbent(MipStatus::Infeasible, sign * f64::INFINITY));
+        }
+        if model.num_vars() == 0 {
+            return Ok(match super::minilp::trivial_lp(model).map(|r| r.status) {
+                Some(LpStatus::Optimal) => MipSolution {
+                    status: MipStatus::Optimal,
+                    objective: 0.0,
+                    values: Vec::new(),
+                    best_bound: 0.0,
+                    gap: 0.0,
+                    nodes: 0,
+                },
+                _ => no_incumbent(MipStatus::Infeasible, sign * f64::INFINITY),
+            });
+        }
+        let (mut highs, _) = self.load(model, true, false)?;
+        let option_error = |name: &str| backend_error(format!("could not set {name}"));
+        Self::set_time_limit(&mut highs, opts.time_limit)?;
+        highs
+            .try_set_option("mip_rel_gap", opts.relative_gap)
+            .map_err(|_| option_error("mip_rel_gap"))?;
+        if let Some(nodes) = opts.node_limit {
+            let nodes = i32::try_from(nodes).unwrap_or(i32::MAX);
+            highs
+                .try_set_option("mip_max_nodes", nodes)
+                .map_err(|_| option_error("mip_max_nodes"))?;
+        }
+        if let Some(init) = &opts.initial_solution {
+            if init.len() == model.num_vars() && model.max_violation(init, true) <= 1e-9 {
+                highs
+                    .try_set_solution(Some(init), None, None, None)
+                    .map_err(|s| backend_error(format!("could not pass the start: {s:?}")))?;
+            }
+        }
+        let solved = highs
+            .try_solve()
+            .map_err(|s| backend_error(format!("MIP solve failed: {s:?}")))?;
+        let has_integers = model.has_integers();
+        let status = match solved.status() {
+            HighsModelStatus::Optimal => MipStatus::Optimal,
+            HighsModelStatus::Infeasible => MipStatus::Infeasible,
+            HighsModelStatus::Unbounded => MipStatus::Unbounded,
+            HighsModelStatus::UnboundedOrInfeasible => {
+                if self.unbounded_or_infeasible(model, true)? {
+                    MipStatus::Unbounded
+                } else {
+                    MipStatus::Infeasible
+                }
+            }
+            HighsModelStatus::ReachedTimeLimit => MipStatus::TimeLimit,
+            HighsModelStatus::ReachedSolutionLimit | HighsModelStatus::ReachedIterationLimit => {
+                MipStatus::NodeLimit
+            }
+            _ => MipStatus::NumericalFailure,
+        };
+        let mut values = solved.get_solution().columns().to_vec();
+        for (x, v) in values.iter_mut().zip(model.vars()) {
+            if v.kind != VarKind::Continuous {
+                *x = x.round();
+            }
+        }
+        let scale = 1.0
+            + model
+                .rows()
+                .iter()
+                .flat_map(|r| [r.lower, r.upper])
+                .filter(|b| b.is_finite())
+                .fold(0.0f64, |a, b| a.max(b.abs()));
+        let feasible = values.len() == model.num_vars()
+            && values.iter().all(|v| v.is_finite())
+            && model.max_violation(&values, true) <= self.lp.feasibility_tol * scale;
+        let status = match status {
+            MipStatus::Optimal if !feasible => MipStatus::NumericalFailure,
+            s => s,
+        };
+        let keep = feasible
+            && matches!(
+                status,
+                MipStatus::Optimal | MipStatus::TimeLimit | MipStatus::NodeLimit
+            );
+        let highs_bound = solved
+            .double_info_value(c"mip_dual_bound")
+            .ok()
+            .filter(|b| b.is_finite() && b.abs() < 1e300);
+        if !keep {
+            let bound = match status {
+                MipStatus::Unbounded => -sign * f64::INFINITY,
+                MipStatus::Infeasible => sign * f64::INFINITY,
+                _ => highs_bound.unwrap_or(-sign * f64::INFINITY),
+            };
+            return Ok(no_incumbent(status, bound));
+        }
+        let objective = model.objective_value(&values);
+        let best_bound =
+            if !has_integers || status == MipStatus::Optimal && opts.relative_gap == 0.0 {
+                objective
+            } else if let Some(b) = highs_bound {
+                // Never report a bound on the wrong side of the incumbent.
+                if sign > 0.0 {
+                    b.min(objective)
+                } else {
+                    b.max(objective)
+                }
+            } else {
+                -sign * f64::INFINITY
+            };
+        Ok(MipSolution {
+            status,
+            objective,
+            gap: MipSolution::relative_gap(objective, best_bound),
+            values,
+            best_bound,
+            nodes: 0,
+        })
+    }
+}
+
+impl LpSolver for HighsSolver {
+    fn solve_lp(&self, model: &Model) -> Result<LpSolution, Error> {
+        let result = driver::solve_lp_native(
+            "highs",
+            model,
+            &self.lp,
+            &|m: &Model| self.primal(m),
+            &|m: &Model| self.native(m),
+        );
+        if result.is_err() {
+            // Never keep an instance whose state is in doubt.
+            Self::clear_warm_start();
+        }
+        result
+    }
+}
+
+impl MipSolver for HighsSolver {
+    fn solve_mip(&self, model: &Model, opts: &MipOptions) -> Result<MipSolution, Error> {
+        opts.validate()?;
+        model.validate()?;
+        catch_backend("highs", || self.mip(model, opts))
+    }
+}
