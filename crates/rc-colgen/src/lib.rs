@@ -34,15 +34,9 @@ pub use rcboost::{RcBoostModel, RcBoostParams};
 pub use rug::{RugModel, RugParams, StopReason};
 pub use tree_oracle::TreeOracle;
 
-/// The default LP solver for master problems: CBC when built with feature
-/// `cbc`, else minilp.
+/// The default LP solver for master problems: [`rc_lp::default_lp_solver`],
+/// i.e. HiGHS with feature `highs` (warm-started column generation), else CBC
+/// with feature `cbc`, else minilp.
 pub fn default_lp_solver() -> Box<dyn rc_lp::LpSolver> {
-    #[cfg(feature = "cbc")]
-    {
-        Box::new(rc_lp::CbcSolver::new())
-    }
-    #[cfg(not(feature = "cbc"))]
-    {
-        Box::new(rc_lp::MinilpSolver::new())
-    }
+    rc_lp::default_lp_solver()
 }

@@ -119,6 +119,56 @@ impl RcBoostParams {
         solver: &dyn LpSolver,
     ) -> Result<RcBoostModel> {
         self.validate()?;
+        let run = self.run(train, oracle, solver, self.max_rmp_calls)?;
+        Ok(run.model_at(self.max_rmp_calls))
+    }
+
+    /// The models of several caps on master LP solves from one run:
+    /// `caps[k]`'s model equals `self.max_rmp_calls(caps[k]).fit_with(..)`
+    /// exactly (Algorithm 2 with cap `c` is the first `c` rounds of a run
+    /// with a larger cap), at the cost of one fit with the largest cap. For
+    /// grid searches over `max_rmp_calls`; `self.max_rmp_calls` is ignored.
+    pub fn fit_path_with(
+        &self,
+        train: &Dataset,
+        oracle: &mut dyn PricingOracle,
+        solver: &dyn LpSolver,
+        caps: &[usize],
+    ) -> Result<Vec<RcBoostModel>> {
+        let largest = caps.iter().copied().max().unwrap_or(0);
+        if caps.contains(&0) || largest == 0 {
+            return Err(Error::InvalidParameter {
+                name: "caps",
+                value: format!("{caps:?}"),
+                reason: "every cap must be at least 1 master LP solve".into(),
+            });
+        }
+        self.clone().max_rmp_calls(largest).validate()?;
+        let run = self.run(train, oracle, solver, largest)?;
+        Ok(caps.iter().map(|&c| run.model_at(c)).collect())
+    }
+
+    /// [`RcBoostParams::fit_path_with`] with the weighted-tree oracle and the
+    /// default LP solver.
+    pub fn fit_path(&self, train: &Dataset, caps: &[usize]) -> Result<Vec<RcBoostModel>> {
+        let mut oracle = TreeOracle::new(self.tree_params());
+        self.fit_path_with(
+            train,
+            &mut oracle,
+            crate::default_lp_solver().as_ref(),
+            caps,
+        )
+    }
+
+    /// Algorithm 2 with at most `max_calls` master solves, remembering the
+    /// pool size after each round.
+    fn run(
+        &self,
+        train: &Dataset,
+        oracle: &mut dyn PricingOracle,
+        solver: &dyn LpSolver,
+        max_calls: usize,
+    ) -> Result<Run> {
         if !train.is_classification() {
             return Err(Error::Data("RCBoost needs a class target".into()));
         }
@@ -139,11 +189,10 @@ impl RcBoostParams {
         for (j, c) in costs.iter().enumerate() {
             master.add_column(*c, pool.coverage.rows_of(j))?;
         }
-        let mut lp_solves = 0;
         let mut objectives = Vec::new();
-        for t in 0..self.max_rmp_calls {
+        let mut pool_after = Vec::new();
+        for t in 0..max_calls {
             let sol = master.solve(solver, t)?;
-            lp_solves += 1;
             objectives.push(sol.objective);
             for (w, l) in weights.iter_mut().zip(&sol.duals) {
                 *w += l;
@@ -168,6 +217,7 @@ impl RcBoostParams {
                 })
                 .collect();
             if negative.is_empty() {
+                pool_after.push(pool.len());
                 break;
             }
             for &j in &negative {
@@ -180,17 +230,54 @@ impl RcBoostParams {
                 .collect();
             let coverage = cand_pool.coverage.select(&negative);
             pool.extend(rules, coverage, train)?;
+            pool_after.push(pool.len());
         }
-        Ok(RcBoostModel {
+        Ok(Run {
             features: train.features().to_vec(),
             class_names: train.class_names().to_vec(),
             n_classes: train.n_classes(),
-            rules: pool.rules.iter().map(|p| p.rule.clone()).collect(),
-            stats: pool.stats.clone(),
+            pool,
             costs,
-            lp_solves,
             objectives,
+            pool_after,
         })
+    }
+}
+
+/// One run of Algorithm 2, from which the model of any smaller cap is cut.
+struct Run {
+    features: Vec<Feature>,
+    class_names: Vec<String>,
+    n_classes: usize,
+    pool: LabeledPool,
+    costs: Vec<f64>,
+    /// Master objective of each solve.
+    objectives: Vec<f64>,
+    /// Pool size after round `t` (solve `t` and its pricing).
+    pool_after: Vec<usize>,
+}
+
+impl Run {
+    /// The model Algorithm 2 returns with a cap of `cap` master solves.
+    fn model_at(&self, cap: usize) -> RcBoostModel {
+        let solves = cap.min(self.objectives.len());
+        let len = match solves {
+            0 => self.pool.len(),
+            s => self.pool_after[s - 1],
+        };
+        RcBoostModel {
+            features: self.features.clone(),
+            class_names: self.class_names.clone(),
+            n_classes: self.n_classes,
+            rules: self.pool.rules[..len]
+                .iter()
+                .map(|p| p.rule.clone())
+                .collect(),
+            stats: self.pool.stats[..len].to_vec(),
+            costs: self.costs[..len].to_vec(),
+            lp_solves: solves,
+            objectives: self.objectives[..solves].to_vec(),
+        }
     }
 }
 

@@ -135,3 +135,34 @@ fn bad_input_gives_typed_errors() {
         .unwrap_err();
     assert!(matches!(err, Error::Oracle { round: 1, .. }), "{err}");
 }
+
+/// One run with the largest cap gives, for every smaller cap, exactly the
+/// model a separate fit with that cap returns (what the xtask grid relies on).
+#[test]
+fn fit_path_equals_separate_fits() {
+    let d = data();
+    let params = RcBoostParams::default().max_depth(4).seed(3);
+    let caps = [1, 2, 5, 10, 40];
+    let solver = MinilpSolver::new();
+    let path = params
+        .fit_path_with(
+            &d,
+            &mut TreeOracle::new(params.tree_params()),
+            &solver,
+            &caps,
+        )
+        .unwrap();
+    assert_eq!(path.len(), caps.len());
+    for (&cap, from_path) in caps.iter().zip(&path) {
+        let p = params.clone().max_rmp_calls(cap);
+        let alone = p
+            .fit_with(&d, &mut TreeOracle::new(p.tree_params()), &solver)
+            .unwrap();
+        assert_eq!(&alone, from_path, "cap {cap}");
+    }
+    assert!(path[0].lp_solves() == 1 && path[0].n_rules() < path[4].n_rules());
+    assert!(matches!(
+        params.fit_path(&d, &[0, 5]),
+        Err(Error::InvalidParameter { .. })
+    ));
+}

@@ -20,17 +20,11 @@ pub struct ExactCover {
     pub status: CoverStatus,
 }
 
-/// The default MIP backend: CBC when rc-cover is built with feature `cbc`,
-/// else rc-lp's branch-and-bound on minilp.
+/// The default MIP backend: [`rc_lp::default_mip_solver`], i.e. CBC with
+/// feature `cbc`, else HiGHS with feature `highs`, else rc-lp's
+/// branch-and-bound on minilp.
 pub fn default_mip_solver() -> Box<dyn MipSolver> {
-    #[cfg(feature = "cbc")]
-    {
-        Box::new(rc_lp::CbcSolver::new())
-    }
-    #[cfg(not(feature = "cbc"))]
-    {
-        Box::new(rc_lp::MinilpSolver::new())
-    }
+    rc_lp::default_mip_solver()
 }
 
 /// Builds model (1): min Σ c_j z_j s.t. Σ_{j ∋ i} z_j ≥ 1, z binary.
@@ -73,7 +67,16 @@ pub fn exact_set_cover_with(
     time_limit: Duration,
 ) -> Result<ExactCover> {
     let model = set_cover_model(coverage, costs)?;
-    let opts = MipOptions::default().with_time_limit(time_limit);
+    let mut start_values = vec![0.0; costs.len()];
+    for &j in start {
+        if let Some(v) = start_values.get_mut(j) {
+            *v = 1.0;
+        }
+    }
+    // The start is the first incumbent (ignored by the solver if infeasible).
+    let opts = MipOptions::default()
+        .with_time_limit(time_limit)
+        .with_initial_solution(start_values);
     let sol = solver
         .solve_mip(&model, &opts)
         .map_err(|e| Error::Solver(e.to_string()))?;

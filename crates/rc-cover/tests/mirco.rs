@@ -156,6 +156,47 @@ fn exact_cover_is_never_worse_than_greedy() {
     }
 }
 
+/// A time limit that stops the exact solver is a documented status: the
+/// best cover found (at worst the greedy's start) with the gap to the
+/// solver's bound, never a panic or an error. With a zero time limit the
+/// branch and bound stops after the root unless the root proves optimality,
+/// so some of these random instances must end on the limit.
+#[test]
+fn exact_cover_time_limit_is_a_status_with_the_start_cover() {
+    let mut limited = 0;
+    for seed in 0..12 {
+        let d = data(300, seed);
+        let src = pool(200, seed + 40);
+        let lp = LabeledPool::from_source(&src, &d).unwrap();
+        let costs = lp.costs(rc_cover::Impurity::Gini, 1.0);
+        let g = greedy_set_cover(&lp.coverage, &costs).unwrap();
+        let e = exact_set_cover_with(
+            &rc_lp::MinilpSolver::new(),
+            &lp.coverage,
+            &costs,
+            &g.selected,
+            Duration::ZERO,
+        )
+        .unwrap();
+        match e.status {
+            CoverStatus::TimeLimit { gap } => {
+                limited += 1;
+                assert!((0.0..1.0).contains(&gap), "seed {seed}: gap {gap}");
+            }
+            other => assert_eq!(other, CoverStatus::Optimal, "seed {seed}"),
+        }
+        let cost = |cols: &[usize]| cols.iter().map(|&j| costs[j]).sum::<f64>();
+        assert!(cost(&e.columns) <= cost(&g.selected) + 1e-9);
+        let covered: std::collections::BTreeSet<u32> = e
+            .columns
+            .iter()
+            .flat_map(|&j| lp.coverage.rows_of(j).to_vec())
+            .collect();
+        assert_eq!(covered.len(), d.n_rows(), "seed {seed}");
+    }
+    assert!(limited > 0, "no instance reached the time limit");
+}
+
 #[test]
 fn uncovered_test_rows_use_partial_vote_and_are_reported() {
     let d = data(100, 1);

@@ -15,7 +15,7 @@ use rc_tree::{
 };
 use serde_json::json;
 
-use super::tuning::best_by_accuracy;
+use super::tuning::{accuracy_of, best_by_accuracy, inner_folds};
 use super::{fit_and_score, put_metrics, timed, zeror, JobData, JobError, Suite};
 use crate::records::Record;
 
@@ -179,15 +179,53 @@ fn rcb(depth: usize, cap: usize, seed: u64) -> RcBoostParams {
         .seed(seed)
 }
 
+/// Index of the best (depth, cap) of `grid` by mean inner-CV accuracy, like
+/// [`best_by_accuracy`], but fitting each (depth, inner fold) once with the
+/// largest cap and cutting the smaller caps' models from that run
+/// ([`RcBoostParams::fit_path`]: exactly the models of separate fits).
+fn best_rcb(job: &JobData, grid: &[(usize, usize)], caps: &[usize]) -> Result<usize, JobError> {
+    if grid.len() == 1 {
+        return Ok(0);
+    }
+    let folds = inner_folds(job, INNER_FOLDS)?;
+    // grid_search scores each grid point on the folds in order, so the
+    // k-th call is on fold k mod |folds|.
+    let mut calls = 0usize;
+    let mut cache: std::collections::HashMap<(usize, usize), Vec<f64>> = Default::default();
+    let (best, _) = rc_core::cv::grid_search(
+        job.train,
+        grid,
+        &folds,
+        |&(d, c): &(usize, usize), tr: &Dataset, te: &Dataset| -> Result<f64, JobError> {
+            let fold = calls % folds.len();
+            calls += 1;
+            let k = caps
+                .iter()
+                .position(|&x| x == c)
+                .ok_or("cap not in the grid")?;
+            if let Some(acc) = cache.get(&(d, fold)) {
+                return Ok(acc[k]);
+            }
+            let models = rcb(d, 1, job.seed).fit_path(tr, caps)?;
+            let acc = models
+                .iter()
+                .map(|m| accuracy_of(m, te))
+                .collect::<Result<Vec<f64>, JobError>>()?;
+            let score = acc[k];
+            cache.insert((d, fold), acc);
+            Ok(score)
+        },
+    )?;
+    Ok(best)
+}
+
 fn run_rcb(job: &JobData) -> Result<Vec<Record>, JobError> {
     let caps: &[usize] = if job.quick { &[5] } else { RMP_CAPS };
     let grid: Vec<(usize, usize)> = depth_grid(job.quick)
         .into_iter()
         .flat_map(|d| caps.iter().map(move |&c| (d, c)))
         .collect();
-    let best = best_by_accuracy(job, &grid, INNER_FOLDS, |&(d, c), tr| {
-        Ok(rcb(d, c, job.seed).fit(tr)?)
-    })?;
+    let best = best_rcb(job, &grid, caps)?;
     let (d, c) = grid[best];
     let mut rec = job.record("RCB");
     let (model, fit_s) = timed(|| rcb(d, c, job.seed).fit(job.train));
