@@ -1,5 +1,7 @@
 //! Times one RUG fit (one grid point) per data set and LP backend:
-//! `cargo run -p rc-colgen --release [--features cbc] --example rug_timing -- DEPTH [CAP] DATASET...`.
+//! `cargo run -p rc-colgen --release [--features cbc,highs] --example rug_timing -- DEPTH [CAP] DATASET...`.
+//! `RUG_SOLVERS=highs,cbc` restricts the backends timed (default: all built);
+//! `RUG_FORM=primal|rows` switches the LP form handed to the solver.
 //! Needs the shared data directory (`$RC_DATA_DIR` or ../shared/datasets).
 
 use std::time::Instant;
@@ -34,17 +36,28 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         locate_data_dir(None).map_err(|tried| format!("no data directory (tried {tried:?})"))?;
     let shared = SharedData::open(&root)?;
     let mut solvers: Vec<(&str, Box<dyn LpSolver>)> = vec![];
+    #[cfg(feature = "highs")]
+    solvers.push(("highs", Box::new(rc_lp::HighsSolver::new())));
     #[cfg(feature = "cbc")]
     solvers.push(("cbc", Box::new(rc_lp::CbcSolver::new())));
-    if std::env::var("RUG_SKIP_MINILP").is_err() {
-        solvers.push(("minilp", Box::new(MinilpSolver::new())));
+    solvers.push(("minilp", Box::new(MinilpSolver::new())));
+    if let Ok(keep) = std::env::var("RUG_SOLVERS") {
+        solvers.retain(|(n, _)| keep.split(',').any(|k| k == *n));
     }
+    let form = match std::env::var("RUG_FORM").as_deref() {
+        Ok("primal") => rc_cover::LpForm::Primal,
+        Ok("rows") => rc_cover::LpForm::PrimalRows,
+        _ => rc_cover::LpForm::Dual,
+    };
     for name in &args[2.min(args.len())..] {
         let data = shared.load(name)?.one_hot(false)?;
         let n = data.n_rows();
         let train = data.subset(&(0..n).filter(|i| i % 10 != 0).collect::<Vec<_>>())?;
         for (sname, solver) in &solvers {
-            let params = RugParams::default().max_depth(depth).max_rmp_calls(cap);
+            let params = RugParams::default()
+                .max_depth(depth)
+                .max_rmp_calls(cap)
+                .form(form);
             let mut oracle = rc_colgen::TreeOracle::new(params.tree_params());
             let t = Instant::now();
             let rec = Recording {
@@ -56,6 +69,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 // Re-solve the recorded LPs without duals: the difference is
                 // the cost of rc-lp's dual recovery.
                 let skip: Box<dyn LpSolver> = match *sname {
+                    #[cfg(feature = "highs")]
+                    "highs" => {
+                        Box::new(rc_lp::HighsSolver::new().with_duals(rc_lp::DualMethod::Skip))
+                    }
                     #[cfg(feature = "cbc")]
                     "cbc" => Box::new(rc_lp::CbcSolver::new().with_duals(rc_lp::DualMethod::Skip)),
                     _ => Box::new(MinilpSolver::new().with_duals(rc_lp::DualMethod::Skip)),
@@ -76,7 +93,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             let h = m.history();
             println!(
-                "{name:>14} {sname:>6} depth {depth}: RUG {:6.2}s (LP {:6.2}s, {} solves, last LP {} rows), {} rules, pool {}, stop {:?}, objective {:.3}",
+                "{name:>14} {sname:>6} {form:?} depth {depth}: RUG {:6.2}s (LP {:6.2}s, {} solves, last LP {} rows), {} rules, pool {}, stop {:?}, objective {:.3}",
                 t.elapsed().as_secs_f64(),
                 m.rules().info().lp_seconds,
                 m.lp_solves(),

@@ -133,12 +133,47 @@ fn rug_adds_only_negative_reduced_cost_rules_and_improves_the_tree() {
     }
 }
 
+/// Class scores `S_k` (summed LP weights of the kept rules voting `k`) and
+/// the LP's multi-class margin `S_y − Σ_{k≠y} S_k / (K − 1)` of every row.
+fn scores_and_margins(m: &RugModel, data: &Dataset, k: usize) -> (Vec<Vec<f64>>, Vec<f64>) {
+    let y = data.labels().unwrap();
+    let mut scores = vec![vec![0.0; k]; y.len()];
+    for r in m.rules().rules() {
+        for i in r.rule.coverage(data).iter() {
+            scores[i][r.class] += r.lp_weight;
+        }
+    }
+    let margins = scores
+        .iter()
+        .zip(&y)
+        .map(|(s, &c)| {
+            let total: f64 = s.iter().sum();
+            s[c] - (total - s[c]) / (k as f64 - 1.0)
+        })
+        .collect();
+    (scores, margins)
+}
+
+/// Three classes: the SAMME-style â (1 / −1/(K−1)) end to end. The final
+/// objective recomputed from the kept rules (hinge loss of the margins
+/// plus Σ c_j w_j) equals the LP's, prediction is the argmax of the summed
+/// weights, the final duals are feasible, and the objective falls below
+/// the initial tree's.
+///
+/// What is NOT asserted, on purpose: RUG's training accuracy ≥ the initial
+/// tree's. For K ≥ 3 the hinge margin does not decide the argmax (S = (3,
+/// 3.5, 0) for true class 0 has margin 1.25 ≥ 1, zero hinge loss, and is
+/// misclassified), so a lower LP objective can come with a lower accuracy; on these blobs
+/// one solver/form path ends with hinge loss 28 (tree: 51) but 61 errors
+/// (tree: 34), 50 of them with a positive margin. Which degenerate optimal
+/// duals the solver returns steers the pricing trees, so the paths differ
+/// by form and backend. The paper shows the same (glass: RUG 0.640, DT
+/// 0.687).
 #[test]
-#[ignore = "RUG's multi-class accuracy check fails in the work-in-progress RUG (issue 6 is open)"]
 fn rug_handles_more_than_two_classes_and_both_lp_forms() {
     let data = three_blobs(210, 5);
     let mut objectives = Vec::new();
-    for (_, solver) in solvers() {
+    for (name, solver) in solvers() {
         for form in [LpForm::Primal, LpForm::Dual] {
             let params = RugParams::default()
                 .max_depth(2)
@@ -146,15 +181,32 @@ fn rug_handles_more_than_two_classes_and_both_lp_forms() {
                 .form(form);
             let m = fit(&params, &data, solver.as_ref());
             check_history(m.history());
-            let dt = DecisionTreeParams::classifier()
-                .max_depth(2)
-                .fit(&data)
-                .unwrap();
-            assert!(accuracy(&m, &data) >= accuracy(&dt, &data) - 0.02);
+            check_final_duals(&m, &data);
+            let h = m.history();
+            let last = h.last().unwrap().objective;
+            assert!(last < h[0].objective - 1.0, "{name} {form:?}: {h:?}");
+            // The objective from the kept rules, with SAMME-style â.
+            let (scores, margins) = scores_and_margins(&m, &data, 3);
+            assert!(margins.iter().all(|g| g.is_finite()));
+            let hinge: f64 = margins.iter().map(|g| (1.0 - g).max(0.0)).sum();
+            let cost: f64 = m.rules().rules().iter().map(|r| r.cost * r.lp_weight).sum();
+            assert!(
+                (hinge + cost - last).abs() < 1e-5 * (1.0 + last),
+                "{name} {form:?}: hinge {hinge} + cost {cost} vs LP {last}"
+            );
+            // Prediction = argmax of the summed weights (ties to the lowest).
+            let pred = m.predict(&data).unwrap().labels().unwrap();
+            for (i, s) in scores.iter().enumerate() {
+                let best = (0..3).fold(0, |b, c| if s[c] > s[b] { c } else { b });
+                if s.iter().filter(|&&v| v == s[best]).count() == 1 {
+                    assert_eq!(pred[i], best, "{name} {form:?} row {i}: {s:?}");
+                }
+            }
+            assert!(accuracy(&m, &data) > 0.6, "{name} {form:?}: chance is 1/3");
             let classes: std::collections::BTreeSet<usize> =
                 m.rules().rules().iter().map(|r| r.class).collect();
             assert_eq!(classes.len(), 3, "rules for every class");
-            objectives.push(m.history()[0].objective);
+            objectives.push(h[0].objective);
         }
     }
     // The first master LP is the same problem in every configuration.

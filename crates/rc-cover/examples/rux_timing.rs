@@ -1,5 +1,6 @@
 //! Times RUX on a shared data set: `cargo run -p rc-cover --release
-//! --example rux_timing [--features cbc] -- DATASET [DEPTH] [TREES] [all|lazy|off] [dual|primal]`.
+//! --example rux_timing [--features cbc,highs] -- DATASET [DEPTH] [TREES] [all|lazy|off] [dual|primal|rows]`.
+//! `RUX_SOLVERS=highs,cbc` restricts the backends timed (default: all built).
 //! Needs the shared data directory (`$RC_DATA_DIR` or ../shared/datasets).
 
 use std::time::Instant;
@@ -22,9 +23,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let form = match args.get(4).map_or("dual", String::as_str) {
         "primal" => LpForm::Primal,
+        "rows" => LpForm::PrimalRows,
         _ => LpForm::Dual,
     };
-    let skip = if form == LpForm::Primal {
+    let skip = if form != LpForm::Dual {
         DualMethod::Skip
     } else {
         DualMethod::Restricted
@@ -47,13 +49,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         rf.n_rules(),
         t.elapsed().as_secs_f64()
     );
-    let mut solvers: Vec<(&str, Box<dyn LpSolver>)> =
-        vec![("minilp", Box::new(MinilpSolver::new().with_duals(skip)))];
+    let mut solvers: Vec<(&str, Box<dyn LpSolver>)> = Vec::new();
+    #[cfg(feature = "highs")]
+    solvers.push((
+        "highs",
+        Box::new(rc_lp::HighsSolver::new().with_duals(skip)),
+    ));
     #[cfg(feature = "cbc")]
-    solvers.insert(
-        0,
-        ("cbc", Box::new(rc_lp::CbcSolver::new().with_duals(skip))),
-    );
+    solvers.push(("cbc", Box::new(rc_lp::CbcSolver::new().with_duals(skip))));
+    solvers.push(("minilp", Box::new(MinilpSolver::new().with_duals(skip))));
+    if let Ok(keep) = std::env::var("RUX_SOLVERS") {
+        solvers.retain(|(n, _)| keep.split(',').any(|k| k == *n));
+    }
     if std::env::var("RUX_PROFILE").is_ok() {
         // Time the bare LP solves of the model RUX builds.
         let pool = rc_core::RuleSource::rule_pool(&rf);
@@ -77,11 +84,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         for (sname, solver) in &solvers {
             for d in [DualMethod::Skip, DualMethod::Restricted] {
                 let s: Box<dyn LpSolver> = match *sname {
-                    "minilp" => Box::new(MinilpSolver::new().with_duals(d)),
+                    #[cfg(feature = "highs")]
+                    "highs" => Box::new(rc_lp::HighsSolver::new().with_duals(d)),
                     #[cfg(feature = "cbc")]
-                    _ => Box::new(rc_lp::CbcSolver::new().with_duals(d)),
-                    #[cfg(not(feature = "cbc"))]
-                    _ => unreachable!(),
+                    "cbc" => Box::new(rc_lp::CbcSolver::new().with_duals(d)),
+                    _ => Box::new(MinilpSolver::new().with_duals(d)),
                 };
                 let _ = solver;
                 let t = Instant::now();

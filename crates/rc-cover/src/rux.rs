@@ -385,17 +385,11 @@ pub fn cost_scale(costs: &[f64], normalize: bool) -> f64 {
     }
 }
 
-/// The default LP solver of RUX and RUG: CBC with feature `cbc`, else
-/// minilp (with duals: the dual LP form reads the weights from them).
+/// The default LP solver of RUX and RUG: [`rc_lp::default_lp_solver`], i.e.
+/// HiGHS with feature `highs`, else CBC with feature `cbc`, else minilp (with
+/// duals: the dual LP form reads the weights from them).
 pub fn default_rux_solver() -> Box<dyn LpSolver> {
-    #[cfg(feature = "cbc")]
-    {
-        Box::new(rc_lp::CbcSolver::new())
-    }
-    #[cfg(not(feature = "cbc"))]
-    {
-        Box::new(rc_lp::MinilpSolver::new())
-    }
+    rc_lp::default_lp_solver()
 }
 
 /// A pool rule with the class it votes for and its training class counts.

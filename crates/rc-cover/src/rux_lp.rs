@@ -92,6 +92,12 @@ pub enum LpForm {
     /// (the solver must compute duals). The default.
     #[default]
     Dual,
+    /// LP (3) exactly as written, without aggregation: one hinge row (and
+    /// coverage row) per training row. A grown pool then only appends
+    /// columns to the previous model, so a warm-starting backend (HiGHS)
+    /// re-solves from the previous optimal basis instead of from scratch;
+    /// this suits column generation (RUG) more than one-shot RUX.
+    PrimalRows,
 }
 
 /// One rule (column) of the LP.
@@ -551,6 +557,24 @@ impl RuleLp {
         let n = self.labels.len();
         let k_labels = self.labels.iter().copied().max().unwrap_or(0) as usize + 1;
         // Partition refinement by the working columns' coverage.
+        if self.form == LpForm::PrimalRows {
+            // Every row its own class: the rows never change as rules join.
+            let mut a = Aggregation {
+                hinge_of: (0..n as u32).collect(),
+                cov_of: (0..n as u32).collect(),
+                mult: vec![1.0; n],
+                hinge_label: self.labels.clone(),
+                cov_size: vec![1.0; n],
+                cov_on: vec![false; n],
+                n_hinge: n,
+                n_cov_on: 0,
+            };
+            if self.coverage != CoverageRows::Off {
+                a.cov_on.clone_from(&self.cov_active);
+                a.n_cov_on = a.cov_on.iter().filter(|&&on| on).count();
+            }
+            return a;
+        }
         let mut group_of = vec![0u32; n];
         let mut n_groups = 1u32;
         let mut split_to = vec![u32::MAX];
@@ -647,7 +671,7 @@ impl RuleLp {
         let mut cov_ids: Vec<Option<usize>> = vec![None; n_cov];
         let mut w_ids = Vec::with_capacity(self.columns.len());
         match self.form {
-            LpForm::Primal => {
+            LpForm::Primal | LpForm::PrimalRows => {
                 model = Model::minimize();
                 model.set_name("rule_lp_primal");
                 let v: Vec<VarId> = agg
@@ -758,7 +782,7 @@ impl RuleLp {
         let (w, hinge_dual, cov_dual): (Vec<f64>, Option<Vec<f64>>, Option<Vec<f64>>) = match self
             .form
         {
-            LpForm::Primal => {
+            LpForm::Primal | LpForm::PrimalRows => {
                 let w = b
                     .w_ids
                     .iter()
@@ -822,7 +846,7 @@ impl RuleLp {
             _ => (Vec::new(), Vec::new()),
         };
         let v = match self.form {
-            LpForm::Primal => agg
+            LpForm::Primal | LpForm::PrimalRows => agg
                 .hinge_of
                 .iter()
                 .map(|&h| nonneg(sol.primal.get(b.v_ids[h as usize]).copied()))

@@ -27,7 +27,7 @@ fn solvers() -> Vec<(&'static str, Box<dyn LpSolver>)> {
     v
 }
 
-const FORMS: [LpForm; 2] = [LpForm::Primal, LpForm::Dual];
+const FORMS: [LpForm; 3] = [LpForm::Primal, LpForm::Dual, LpForm::PrimalRows];
 
 /// Seed 001 §1.5: x_i has class 1, x_k and x_l class 0; rule j covers all
 /// three (majority 0), rule j' covers k and l (class 0); both cost c.

@@ -8,15 +8,14 @@
 //! ```
 //!
 //! `METHODS` is a comma-separated list of LR1, LRR, LR1N, LRRN (default
-//! `LR1,LRR`).
-//!
-//! ```text
-//! ```
+//! `LR1,LRR`). Regression data sets (e.g. abalone) get the linear-regression
+//! versions and report the training R².
 
 use std::time::Instant;
 
+use rc_core::metrics::r2;
 use rc_core::shared::{locate_data_dir, SharedData};
-use rc_core::{Fit, Predict};
+use rc_core::{Fit, Predict, Predictions};
 use rc_glm::GlrmParams;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -44,11 +43,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let t = Instant::now();
         let model = params.fit(&data)?;
         let secs = t.elapsed().as_secs_f64();
-        let p = model.predict(&data)?.positive_proba().unwrap_or_default();
+        let pred = model.predict(&data)?;
         let y = data.target_values();
-        let brier = p.iter().zip(&y).map(|(p, y)| (p - y).powi(2)).sum::<f64>() / y.len() as f64;
+        // Brier score for two classes, R² for a real target.
+        let score = match pred.positive_proba() {
+            Some(p) => {
+                let brier =
+                    p.iter().zip(&y).map(|(p, y)| (p - y).powi(2)).sum::<f64>() / y.len() as f64;
+                format!("train Brier {brier:.5}")
+            }
+            None => match &pred {
+                Predictions::Values(v) => format!("train R² {:.5}", r2(&y, v)?),
+                Predictions::Classes { .. } => String::new(),
+            },
+        };
         println!(
-            "{} λ0={lambda0}: fit {secs:.2} s, {} CG iterations, stop {:?}, train Brier {brier:.5}",
+            "{} λ0={lambda0}: fit {secs:.2} s, {} CG iterations, stop {:?}, {score}",
             params.name(),
             model.info().iterations,
             model.info().stop

@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run --release -p rc-logic --example boost_fold -- \
-//!     ../shared/datasets/relational/uwcse/uwcse fold1 advisedby [--bagging] [--trees N] [--seed S] [--print]
+//!     ../shared/datasets/relational/uwcse/uwcse fold1 advisedby [--bagging] [--trees N] [--seed S] [--seeds K] [--depth D] [--print]
 //! ```
 //! The dataset directory holds `background.txt` and `<fold>/{train,test}`;
 //! pass `-` as the fold for data sets without folds. For cora's extra
@@ -59,16 +59,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     )?;
     let load_s = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
+    // `--seeds K`: seed examples per node search (0 = exhaustive search).
+    let n_seeds = get("--seeds").map(|k| (k > 0).then_some(k as usize));
     let model = if bagging {
-        BaggingParams::default()
-            .n_trees(trees)
-            .seed(seed)
-            .fit(&problem)?
+        let mut p = BaggingParams::default().n_trees(trees).seed(seed);
+        if let Some(k) = n_seeds {
+            p.tree = p.tree.n_seeds(k);
+        }
+        p.fit(&problem)?
     } else {
-        BoostParams::default()
-            .n_trees(trees)
-            .seed(seed)
-            .fit(&problem)?
+        let mut p = BoostParams::default().n_trees(trees).seed(seed);
+        if let Some(k) = n_seeds {
+            p.tree = p.tree.n_seeds(k);
+        }
+        if let Some(d) = get("--depth") {
+            p.tree = p.tree.max_depth(d as usize);
+        }
+        p.fit(&problem)?
     };
     let learn_s = t1.elapsed().as_secs_f64();
     let test = problem.test.as_ref().ok_or("no test split")?;

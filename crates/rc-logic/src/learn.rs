@@ -39,9 +39,18 @@ use crate::tree::{check_literals, Node, RelTree};
 /// Parameters of the tree learner. Defaults follow BoostSRL's boosted
 /// trees (`maxTreeDepth=3`, `nodeSize=2`, `maxNodesToConsider=10`,
 /// `numOfClauses=100`, `minPosCoverage=3`, leaf variance 0.0025).
+///
+/// Depth: BoostSRL numbers interior nodes from level 0 (the root) and
+/// makes both children of a node at level `≥ maxTreeDepth` leaves, so its
+/// `maxTreeDepth=3` allows tests at levels 0–3: **four** test levels (16
+/// leaves). Every tree in the BoostSRL models we learned with
+/// `maxTreeDepth=3` (UW-CSE, WebKB, Cora, ICML) has paths with four
+/// tests. [`TreeParams::max_depth`] counts test levels, so the
+/// BoostSRL-equivalent default is 4.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TreeParams {
-    /// Maximum number of test levels (BoostSRL `maxTreeDepth`, default 3).
+    /// Maximum number of test levels on a path (default 4 = BoostSRL's
+    /// `maxTreeDepth=3`, which counts levels from 0).
     pub max_depth: usize,
     /// Maximum literals in one node test (BoostSRL `nodeSize`, default 2).
     pub max_node_literals: usize,
@@ -77,7 +86,7 @@ pub struct TreeParams {
 impl Default for TreeParams {
     fn default() -> Self {
         TreeParams {
-            max_depth: 3,
+            max_depth: 4,
             max_node_literals: 2,
             max_expansions: 10,
             max_leaves: 100,

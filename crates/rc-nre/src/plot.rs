@@ -185,10 +185,13 @@ pub fn support_svg(model: &NreModel, data: &Dataset, opts: &PlotOptions) -> Resu
             escape(&opts.title)
         );
     }
-    let _ = writeln!(
-        svg,
-        "<g transform=\"translate(4,{top})\" shape-rendering=\"crispEdges\">"
-    );
+    // Runs of equal colour as one rectangle each, grouped by colour so the
+    // fill is written once per group (keeps the files small).
+    let mut runs: [(&str, String); 3] = [
+        (POS_FILL, String::new()),
+        (NEG_FILL, String::new()),
+        (BOTH_FILL, String::new()),
+    ];
     for gy in 0..r {
         let mut gx = 0;
         while gx < r {
@@ -197,36 +200,48 @@ pub fn support_svg(model: &NreModel, data: &Dataset, opts: &PlotOptions) -> Resu
             while gx < r && cell_color(gy * r + gx) == color {
                 gx += 1;
             }
-            if let Some(col) = color {
+            if let Some(group) = runs.iter_mut().find(|g| Some(g.0) == color) {
                 let _ = writeln!(
-                    svg,
-                    "<rect x=\"{:.2}\" y=\"{:.2}\" width=\"{:.2}\" height=\"{:.2}\" fill=\"{col}\"/>",
-                    start as f64 * cell,
-                    gy as f64 * cell,
-                    (gx - start) as f64 * cell,
-                    cell
+                    group.1,
+                    "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>",
+                    num(start as f64 * cell),
+                    num(gy as f64 * cell),
+                    num((gx - start) as f64 * cell),
+                    num(cell)
                 );
             }
         }
     }
-    let _ = writeln!(svg, "</g>");
-    if opts.points {
-        let _ = writeln!(svg, "<g transform=\"translate(4,{top})\">");
-        let (cx, cy) = (data.column(fx), data.column(fy));
-        for i in 0..data.n_rows() {
-            let (vx, vy) = (cx[i], cy[i]);
-            if !(vx >= x0 && vx <= x1 && vy >= y0 && vy <= y1) {
-                continue;
-            }
-            let px = (vx - x0) / (x1 - x0) * size;
-            let py = (y1 - vy) / (y1 - y0) * size;
-            let fill = if data.label(i) == 1 { POS_DOT } else { NEG_DOT };
-            let _ = writeln!(
+    for (fill, rects) in &runs {
+        if !rects.is_empty() {
+            let _ = write!(
                 svg,
-                "<circle cx=\"{px:.1}\" cy=\"{py:.1}\" r=\"1.7\" fill=\"{fill}\"/>"
+                "<g transform=\"translate(4,{top})\" shape-rendering=\"crispEdges\" fill=\"{fill}\">\n{rects}</g>\n"
             );
         }
-        let _ = writeln!(svg, "</g>");
+    }
+    if opts.points {
+        // One path per class: every dot is a zero-length segment with a
+        // round cap (`M x y h0`), a tenth of the bytes of a <circle>.
+        let (cx, cy) = (data.column(fx), data.column(fy));
+        for (class, color) in [(1, POS_DOT), (0, NEG_DOT)] {
+            let mut d = String::new();
+            for i in (0..data.n_rows()).filter(|&i| (data.label(i) == 1) == (class == 1)) {
+                let (vx, vy) = (cx[i], cy[i]);
+                if !(vx >= x0 && vx <= x1 && vy >= y0 && vy <= y1) {
+                    continue;
+                }
+                let px = (vx - x0) / (x1 - x0) * size;
+                let py = (y1 - vy) / (y1 - y0) * size;
+                let _ = write!(d, "M{} {}h0", num(px), num(py));
+            }
+            if !d.is_empty() {
+                let _ = writeln!(
+                    svg,
+                    "<path transform=\"translate(4,{top})\" stroke=\"{color}\" stroke-width=\"3.4\" stroke-linecap=\"round\" d=\"{d}\"/>"
+                );
+            }
+        }
     }
     let _ = writeln!(
         svg,
@@ -236,8 +251,41 @@ pub fn support_svg(model: &NreModel, data: &Dataset, opts: &PlotOptions) -> Resu
     Ok(svg)
 }
 
+/// A coordinate with at most one decimal and no trailing zeros.
+fn num(v: f64) -> String {
+    let r = (v * 10.0).round() / 10.0;
+    if r == r.trunc() {
+        format!("{}", r as i64)
+    } else {
+        format!("{r:.1}")
+    }
+}
+
 fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::NreParams;
+    use rc_core::generate::rotated_xor;
+
+    #[test]
+    fn draws_every_row_and_both_kinds_of_support() {
+        let data = rotated_xor(150, 0, 0.0, 4);
+        let model = NreParams::default().max_depth(2).initialize(&data).unwrap();
+        let svg = support_svg(&model, &data, &PlotOptions::default().resolution(40)).unwrap();
+        assert_eq!(svg.matches("h0").count(), data.n_rows());
+        // Axis-aligned XOR at depth 2: leaves of both classes are shaded.
+        assert!(svg.contains(&format!("fill=\"{POS_FILL}\"")));
+        assert!(svg.contains(&format!("fill=\"{NEG_FILL}\"")));
+        assert!(!svg.contains(".00\""));
+        assert_eq!(num(3.0), "3");
+        assert_eq!(num(2.96), "3");
+        assert_eq!(num(-1.24), "-1.2");
+        assert_eq!(num(0.04), "0");
+    }
 }

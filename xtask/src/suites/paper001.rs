@@ -7,8 +7,9 @@
 //! `w ≥ 0.05` for RUG-T. Data one-hot encoded with `drop_first = false`
 //! (the RuleDiscovery loaders).
 //!
-//! The LP backend is CBC when xtask is built with feature `cbc`, else
-//! minilp; each record says which (`params.lp_backend`).
+//! The LP backend is HiGHS when xtask is built with feature `highs`, else
+//! CBC with feature `cbc`, else minilp (`rc_lp::default_lp_solver`); each
+//! record says which (`params.lp_backend`).
 
 use rc_colgen::RugParams;
 use rc_core::{Dataset, Fit, Predict, RuleModel};
@@ -59,7 +60,9 @@ pub struct Paper001;
 
 /// Name of the LP backend the rule learners use in this build.
 fn lp_backend() -> &'static str {
-    if cfg!(feature = "cbc") {
+    if cfg!(feature = "highs") {
+        "highs"
+    } else if cfg!(feature = "cbc") {
         "cbc"
     } else {
         "minilp"

@@ -148,7 +148,8 @@ pub fn load(job: &CustomJob) -> Result<Problem, JobError> {
 }
 
 /// The boosting settings of the paper's Table 1 (BoostSRL defaults: 20
-/// trees, depth 3, 2 literals per node, 2:1 negatives; `--quick`: 5 trees
+/// trees, BoostSRL `maxTreeDepth=3` (= 4 test levels, see
+/// `rc_logic::TreeParams`), 2 literals per node, 2:1 negatives; `--quick`: 5 trees
 /// on at most 1 500 examples each).
 pub fn boost_params(job: &CustomJob) -> BoostParams {
     let p = BoostParams::default().seed(job.seed);
