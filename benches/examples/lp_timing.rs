@@ -2,8 +2,11 @@
 //! (criterion's ten samples take too long for minilp on 20k-row LPs):
 //!
 //! ```text
-//! cargo run --release -p rc-benches --features cbc,highs --example lp_timing -- [rows] [--no-minilp]
+//! cargo run --release -p rc-benches --features cbc,highs --example lp_timing -- [rows] [--no-minilp] [--only NAME]
 //! ```
+//!
+//! `--only NAME` runs only the problems whose label contains `NAME` (e.g.
+//! `colgen`, `rux`, `cover_relaxation`, `set_cover`).
 //!
 //! Prints wall times and objectives; backends must agree on every optimum.
 
@@ -73,6 +76,13 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let rows: usize = args.iter().find_map(|a| a.parse().ok()).unwrap_or(20_000);
     let minilp = !args.iter().any(|a| a == "--no-minilp");
+    let only = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|k| args.get(k + 1))
+        .cloned()
+        .unwrap_or_default();
+    let wanted = |label: &str| label.contains(only.as_str());
     let backends = lp_backends(minilp);
 
     let train = rc_benches::generated(rows, 4);
@@ -87,8 +97,14 @@ fn main() {
         cover.num_rows(),
         cover.num_vars()
     );
-    solve_once("lp/cover_relaxation", &cover, &backends);
+    if wanted("lp/cover_relaxation") {
+        solve_once("lp/cover_relaxation", &cover, &backends);
+    }
     for form in [LpForm::Dual, LpForm::Primal] {
+        let label = format!("lp/rux_master_{form:?}");
+        if !wanted(&label) {
+            continue;
+        }
         let rux = rux_master(&pool, &train, form);
         println!(
             "RUX master ({form:?} form): {} rows x {} columns, {} nonzeros",
@@ -96,12 +112,17 @@ fn main() {
             rux.num_vars(),
             rux.num_nonzeros()
         );
-        solve_once(&format!("lp/rux_master_{form:?}"), &rux, &backends);
+        solve_once(&label, &rux, &backends);
     }
 
     // Column generation: the cover LP grown in 10 batches, re-solved each time.
     let costs = cover_costs(&pool);
-    for (name, solver) in &backends {
+    let colgen_backends = if wanted("lp_colgen/cover_10_rounds") {
+        backends.as_slice()
+    } else {
+        &[]
+    };
+    for (name, solver) in colgen_backends {
         let start = Instant::now();
         let mut m = Model::minimize();
         let row_ids: Vec<_> = (0..train.n_rows())
@@ -136,6 +157,9 @@ fn main() {
         );
     }
 
+    if !wanted("ip/set_cover_2k") {
+        return;
+    }
     let small = rc_benches::generated(2_000, 5);
     let ip = set_cover_ip(&forest_pool(&small, 10, 3));
     println!(

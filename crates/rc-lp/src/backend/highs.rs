@@ -15,8 +15,9 @@
 //! instance of its last optimal LP solve together with a copy of the model it
 //! solved. When the next model has the same sense and rows and the old
 //! variables and columns as a strict prefix, only the new columns are passed to HiGHS,
-//! which restarts the simplex from the previous optimal basis; any other model
-//! is loaded afresh. The copy is compared entry by entry (O(nonzeros)), so a
+//! which restarts from the previous optimal basis (presolve off, primal simplex:
+//! new columns leave that basis primal feasible); any other model is loaded
+//! afresh. The copy is compared entry by entry (O(nonzeros)), so a
 //! model changed in any other way is never solved from a stale instance.
 
 use crate::driver::{self, RawLp};
@@ -238,8 +239,10 @@ impl HighsSolver {
         } else {
             None
         };
+        let mut warm_started = false;
         let (mut highs, rows) = match warm {
             Some(w) if w.log == self.log && extends(&w.snapshot, model) => {
+                warm_started = true;
                 let (mut highs, rows) = (w.highs, w.rows);
                 let old = w.snapshot.num_vars();
                 for (j, (col, var)) in model.cols().iter().zip(model.vars()).enumerate().skip(old) {
@@ -254,6 +257,20 @@ impl HighsSolver {
             _ => self.load(model, false, false)?,
         };
         Self::set_time_limit(&mut highs, self.lp_time_limit)?;
+        // Presolve would discard the previous optimal basis; a warm re-solve
+        // runs the simplex from it directly. New columns leave that basis
+        // primal feasible, so the primal simplex (strategy 4) continues it.
+        let (presolve, strategy) = if warm_started {
+            ("off", 4)
+        } else {
+            ("choose", 0)
+        };
+        highs
+            .try_set_option("presolve", presolve)
+            .map_err(|_| backend_error("could not set presolve".to_string()))?;
+        highs
+            .try_set_option("simplex_strategy", strategy)
+            .map_err(|_| backend_error("could not set simplex_strategy".to_string()))?;
         let solved = highs
             .try_solve()
             .map_err(|s| backend_error(format!("solve failed: {s:?}")))?;
