@@ -23,10 +23,10 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
 use rc_benches::lp_problems::{
-    cover_costs, cover_relaxation, forest_pool, rux_master, set_cover_ip,
+    cover_costs, cover_relaxation, forest_pool, lp_backends, mip_backends, rux_master, set_cover_ip,
 };
 use rc_cover::{greedy_set_cover, Impurity, LpForm};
-use rc_lp::{LpSolver, MinilpSolver, MipOptions, MipSolver, Model};
+use rc_lp::{MipOptions, Model};
 
 fn mirco(c: &mut Criterion) {
     let (name, train) = match rc_benches::load_split("adult") {
@@ -49,30 +49,6 @@ fn mirco(c: &mut Criterion) {
         b.iter(|| greedy_set_cover(&p.coverage, &costs).expect("cover"))
     });
     group.finish();
-}
-
-/// Every LP backend of this build, by name.
-fn lp_backends() -> Vec<(&'static str, Box<dyn LpSolver>)> {
-    #[allow(unused_mut)]
-    let mut v: Vec<(&'static str, Box<dyn LpSolver>)> =
-        vec![("minilp", Box::new(MinilpSolver::new()))];
-    #[cfg(feature = "cbc")]
-    v.push(("cbc", Box::new(rc_lp::CbcSolver::new())));
-    #[cfg(feature = "highs")]
-    v.push(("highs", Box::new(rc_lp::HighsSolver::new())));
-    v
-}
-
-/// Every MIP backend of this build, by name.
-fn mip_backends() -> Vec<(&'static str, Box<dyn MipSolver>)> {
-    #[allow(unused_mut)]
-    let mut v: Vec<(&'static str, Box<dyn MipSolver>)> =
-        vec![("minilp_bnb", Box::new(MinilpSolver::new()))];
-    #[cfg(feature = "cbc")]
-    v.push(("cbc", Box::new(rc_lp::CbcSolver::new())));
-    #[cfg(feature = "highs")]
-    v.push(("highs", Box::new(rc_lp::HighsSolver::new())));
-    v
 }
 
 /// Rows of the generated data set of the LP benches: `$RC_BENCH_LP_ROWS`,
@@ -104,7 +80,7 @@ fn lps(c: &mut Criterion) {
         .sample_size(10)
         .sampling_mode(SamplingMode::Flat)
         .measurement_time(Duration::from_secs(20));
-    for (name, solver) in lp_backends() {
+    for (name, solver) in lp_backends(true, false) {
         group.bench_function(format!("cover_relaxation/{name}"), |b| {
             b.iter(|| solver.solve_lp(&lp).expect("lp"))
         });
@@ -115,12 +91,7 @@ fn lps(c: &mut Criterion) {
     group.finish();
 
     // Column generation: the master grows by a tenth of the pool per round.
-    let mut colgen_solvers = lp_backends();
-    #[cfg(feature = "highs")]
-    colgen_solvers.push((
-        "highs_cold",
-        Box::new(rc_lp::HighsSolver::new().with_warm_start(false)),
-    ));
+    let colgen_solvers = lp_backends(true, true);
     let batches: Vec<Vec<usize>> = {
         let n = p.len();
         (0..10)

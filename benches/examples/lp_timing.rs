@@ -13,39 +13,10 @@
 use std::time::{Duration, Instant};
 
 use rc_benches::lp_problems::{
-    cover_costs, cover_relaxation, forest_pool, rux_master, set_cover_ip,
+    cover_costs, cover_relaxation, forest_pool, lp_backends, mip_backends, rux_master, set_cover_ip,
 };
 use rc_cover::LpForm;
-use rc_lp::{LpSolver, LpStatus, MinilpSolver, MipOptions, MipSolver, Model};
-
-fn lp_backends(minilp: bool) -> Vec<(&'static str, Box<dyn LpSolver>)> {
-    let mut v: Vec<(&'static str, Box<dyn LpSolver>)> = Vec::new();
-    if minilp {
-        v.push(("minilp", Box::new(MinilpSolver::new())));
-    }
-    #[cfg(feature = "cbc")]
-    v.push(("cbc", Box::new(rc_lp::CbcSolver::new())));
-    #[cfg(feature = "highs")]
-    {
-        v.push(("highs", Box::new(rc_lp::HighsSolver::new())));
-        v.push((
-            "highs_cold",
-            Box::new(rc_lp::HighsSolver::new().with_warm_start(false)),
-        ));
-    }
-    v
-}
-
-fn mip_backends() -> Vec<(&'static str, Box<dyn MipSolver>)> {
-    #[allow(unused_mut)]
-    let mut v: Vec<(&'static str, Box<dyn MipSolver>)> =
-        vec![("minilp_bnb", Box::new(MinilpSolver::new()))];
-    #[cfg(feature = "cbc")]
-    v.push(("cbc", Box::new(rc_lp::CbcSolver::new())));
-    #[cfg(feature = "highs")]
-    v.push(("highs", Box::new(rc_lp::HighsSolver::new())));
-    v
-}
+use rc_lp::{LpSolver, LpStatus, MipOptions, Model};
 
 fn report(problem: &str, backend: &str, seconds: f64, outcome: String) {
     println!("{problem:<28} {backend:<11} {seconds:>9.3} s  {outcome}");
@@ -83,7 +54,7 @@ fn main() {
         .cloned()
         .unwrap_or_default();
     let wanted = |label: &str| label.contains(only.as_str());
-    let backends = lp_backends(minilp);
+    let backends = lp_backends(minilp, true);
 
     let train = rc_benches::generated(rows, 4);
     let pool = forest_pool(&train, 100, 3);

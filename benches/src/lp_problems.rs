@@ -6,7 +6,7 @@ use rc_core::{Dataset, Fit};
 use rc_cover::exact::set_cover_model;
 use rc_cover::rux_lp::{CoverageRows, LpForm, RuleLp};
 use rc_cover::{Impurity, LabeledPool};
-use rc_lp::Model;
+use rc_lp::{LpSolver, MinilpSolver, MipSolver, Model};
 use rc_tree::RandomForestParams;
 
 /// A forest's leaves on `train` as a labelled pool (seeded, so every run
@@ -65,4 +65,42 @@ pub fn rux_master(pool: &LabeledPool, train: &Dataset, form: LpForm) -> Model {
             .expect("rule");
     }
     lp.model().expect("model")
+}
+
+/// Every LP backend of this build by name: minilp (unless `minilp` is
+/// false), CBC with feature `cbc`, HiGHS with feature `highs` (and, when
+/// `highs_cold`, HiGHS with warm starts off as `highs_cold`).
+pub fn lp_backends(minilp: bool, highs_cold: bool) -> Vec<(&'static str, Box<dyn LpSolver>)> {
+    let mut v: Vec<(&'static str, Box<dyn LpSolver>)> = Vec::new();
+    if minilp {
+        v.push(("minilp", Box::new(MinilpSolver::new())));
+    }
+    #[cfg(feature = "cbc")]
+    v.push(("cbc", Box::new(rc_lp::CbcSolver::new())));
+    #[cfg(feature = "highs")]
+    {
+        v.push(("highs", Box::new(rc_lp::HighsSolver::new())));
+        if highs_cold {
+            v.push((
+                "highs_cold",
+                Box::new(rc_lp::HighsSolver::new().with_warm_start(false)),
+            ));
+        }
+    }
+    #[cfg(not(feature = "highs"))]
+    let _ = highs_cold;
+    v
+}
+
+/// Every MIP backend of this build by name (minilp's branch and bound, CBC,
+/// HiGHS).
+pub fn mip_backends() -> Vec<(&'static str, Box<dyn MipSolver>)> {
+    #[allow(unused_mut)]
+    let mut v: Vec<(&'static str, Box<dyn MipSolver>)> =
+        vec![("minilp_bnb", Box::new(MinilpSolver::new()))];
+    #[cfg(feature = "cbc")]
+    v.push(("cbc", Box::new(rc_lp::CbcSolver::new())));
+    #[cfg(feature = "highs")]
+    v.push(("highs", Box::new(rc_lp::HighsSolver::new())));
+    v
 }

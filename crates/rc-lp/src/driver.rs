@@ -4,6 +4,8 @@
 use crate::dual;
 use crate::error::{catch_backend, Error};
 use crate::model::Model;
+#[cfg(any(feature = "cbc", feature = "highs"))]
+use crate::model::VarKind;
 use crate::solution::{LpSolution, LpStatus};
 use crate::solver::{DualMethod, LpOptions};
 
@@ -141,4 +143,50 @@ pub(crate) fn verified_point(model: &Model, mut x: Vec<f64>, tol: f64) -> Option
         }
     }
     Some(x)
+}
+
+#[cfg(any(feature = "cbc", feature = "highs"))]
+/// A backend's MIP point with integer variables rounded, and whether it is
+/// feasible within `tol` (relative to `1 + the largest finite row bound`).
+pub(crate) fn mip_incumbent(model: &Model, mut values: Vec<f64>, tol: f64) -> (Vec<f64>, bool) {
+    for (x, v) in values.iter_mut().zip(model.vars()) {
+        if v.kind != VarKind::Continuous {
+            *x = x.round();
+        }
+    }
+    let scale = 1.0
+        + model
+            .rows()
+            .iter()
+            .flat_map(|r| [r.lower, r.upper])
+            .filter(|b| b.is_finite())
+            .fold(0.0f64, |a, b| a.max(b.abs()));
+    let feasible = values.len() == model.num_vars()
+        && values.iter().all(|v| v.is_finite())
+        && model.max_violation(&values, true) <= tol * scale;
+    (values, feasible)
+}
+
+#[cfg(any(feature = "cbc", feature = "highs"))]
+/// The bound reported with an incumbent of objective `objective`: the
+/// objective itself for pure LPs and zero-gap optima, else the backend's
+/// bound clamped to the incumbent's side (or unbounded when it has none).
+pub(crate) fn incumbent_bound(
+    model: &Model,
+    objective: f64,
+    proven_optimal_zero_gap: bool,
+    backend_bound: Option<f64>,
+) -> f64 {
+    let sign = model.sign();
+    if !model.has_integers() || proven_optimal_zero_gap {
+        objective
+    } else if let Some(b) = backend_bound.filter(|b| b.is_finite() && b.abs() < 1e300) {
+        if sign > 0.0 {
+            b.min(objective)
+        } else {
+            b.max(objective)
+        }
+    } else {
+        -sign * f64::INFINITY
+    }
 }

@@ -277,21 +277,11 @@ impl CbcSolver {
         let secondary = raw.secondary_status();
 
         // Incumbent: CBC's column solution, accepted only if it is really feasible.
-        let mut values: Vec<f64> = model_values(&map, raw.col_solution());
-        for (x, v) in values.iter_mut().zip(model.vars()) {
-            if v.kind != VarKind::Continuous {
-                *x = x.round();
-            }
-        }
-        let scale = 1.0
-            + model
-                .rows()
-                .iter()
-                .flat_map(|r| [r.lower, r.upper])
-                .filter(|b| b.is_finite())
-                .fold(0.0f64, |a, b| a.max(b.abs()));
-        let feasible = values.len() == model.num_vars()
-            && model.max_violation(&values, true) <= self.lp.feasibility_tol * scale;
+        let (values, feasible) = driver::mip_incumbent(
+            model,
+            model_values(&map, raw.col_solution()),
+            self.lp.feasibility_tol,
+        );
 
         let status = if raw.is_proven_optimal() || secondary == SecondaryStatus::StoppedOnGap {
             MipStatus::Optimal
@@ -343,21 +333,12 @@ impl CbcSolver {
             return Ok(no_incumbent(status, bound));
         }
         let objective = model.objective_value(&values);
-        let cbc_bound = raw.best_possible_value();
-        let best_bound =
-            if !has_integers || status == MipStatus::Optimal && opts.relative_gap == 0.0 {
-                // Pure LPs report no bound; a proven optimum with zero gap is its own bound.
-                objective
-            } else if cbc_bound.is_finite() && cbc_bound.abs() < 1e300 {
-                // Never report a bound on the wrong side of the incumbent.
-                if sign > 0.0 {
-                    cbc_bound.min(objective)
-                } else {
-                    cbc_bound.max(objective)
-                }
-            } else {
-                -sign * f64::INFINITY
-            };
+        let best_bound = driver::incumbent_bound(
+            model,
+            objective,
+            status == MipStatus::Optimal && opts.relative_gap == 0.0,
+            Some(raw.best_possible_value()),
+        );
         Ok(MipSolution {
             status,
             objective,

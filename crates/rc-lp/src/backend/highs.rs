@@ -341,7 +341,6 @@ impl HighsSolver {
         let solved = highs
             .try_solve()
             .map_err(|s| backend_error(format!("MIP solve failed: {s:?}")))?;
-        let has_integers = model.has_integers();
         let status = match solved.status() {
             HighsModelStatus::Optimal => MipStatus::Optimal,
             HighsModelStatus::Infeasible => MipStatus::Infeasible,
@@ -359,22 +358,11 @@ impl HighsSolver {
             }
             _ => MipStatus::NumericalFailure,
         };
-        let mut values = solved.get_solution().columns().to_vec();
-        for (x, v) in values.iter_mut().zip(model.vars()) {
-            if v.kind != VarKind::Continuous {
-                *x = x.round();
-            }
-        }
-        let scale = 1.0
-            + model
-                .rows()
-                .iter()
-                .flat_map(|r| [r.lower, r.upper])
-                .filter(|b| b.is_finite())
-                .fold(0.0f64, |a, b| a.max(b.abs()));
-        let feasible = values.len() == model.num_vars()
-            && values.iter().all(|v| v.is_finite())
-            && model.max_violation(&values, true) <= self.lp.feasibility_tol * scale;
+        let (values, feasible) = driver::mip_incumbent(
+            model,
+            solved.get_solution().columns().to_vec(),
+            self.lp.feasibility_tol,
+        );
         let status = match status {
             MipStatus::Optimal if !feasible => MipStatus::NumericalFailure,
             s => s,
@@ -397,19 +385,12 @@ impl HighsSolver {
             return Ok(no_incumbent(status, bound));
         }
         let objective = model.objective_value(&values);
-        let best_bound =
-            if !has_integers || status == MipStatus::Optimal && opts.relative_gap == 0.0 {
-                objective
-            } else if let Some(b) = highs_bound {
-                // Never report a bound on the wrong side of the incumbent.
-                if sign > 0.0 {
-                    b.min(objective)
-                } else {
-                    b.max(objective)
-                }
-            } else {
-                -sign * f64::INFINITY
-            };
+        let best_bound = driver::incumbent_bound(
+            model,
+            objective,
+            status == MipStatus::Optimal && opts.relative_gap == 0.0,
+            highs_bound,
+        );
         Ok(MipSolution {
             status,
             objective,
