@@ -68,21 +68,29 @@ pub fn collect() -> Meta {
 
 /// The LP and MIP backends of this build, e.g. `LP highs, MIP cbc`.
 pub fn solvers() -> String {
-    let lp = if cfg!(feature = "highs") {
+    format!("LP {}, MIP {}", lp_backend(), mip_backend())
+}
+
+/// The backend `rc_lp::default_lp_solver` picks in this build.
+pub fn lp_backend() -> &'static str {
+    if cfg!(feature = "highs") {
         "highs"
     } else if cfg!(feature = "cbc") {
         "cbc"
     } else {
         "minilp"
-    };
-    let mip = if cfg!(feature = "cbc") {
+    }
+}
+
+/// The backend `rc_lp::default_mip_solver` picks in this build.
+pub fn mip_backend() -> &'static str {
+    if cfg!(feature = "cbc") {
         "cbc"
     } else if cfg!(feature = "highs") {
         "highs"
     } else {
         "minilp"
-    };
-    format!("LP {lp}, MIP {mip}")
+    }
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ use rc_tree::{
 };
 use serde_json::json;
 
-use super::tuning::{accuracy_of, best_by_accuracy, inner_folds};
+use super::tuning::{accuracy_of, best_by_accuracy, grid_product, inner_folds};
 use super::{fit_and_score, put_metrics, timed, zeror, JobData, JobError, Suite};
 use crate::records::Record;
 
@@ -63,10 +63,7 @@ fn depth_grid(quick: bool) -> Vec<usize> {
 
 fn ensemble_grid(quick: bool) -> Vec<(usize, usize)> {
     let sizes: &[usize] = if quick { &[10] } else { N_ESTIMATORS };
-    depth_grid(quick)
-        .into_iter()
-        .flat_map(|d| sizes.iter().map(move |&n| (d, n)))
-        .collect()
+    grid_product(&depth_grid(quick), sizes)
 }
 
 fn tree(depth: usize, seed: u64) -> DecisionTreeParams {
@@ -221,10 +218,7 @@ fn best_rcb(job: &JobData, grid: &[(usize, usize)], caps: &[usize]) -> Result<us
 
 fn run_rcb(job: &JobData) -> Result<Vec<Record>, JobError> {
     let caps: &[usize] = if job.quick { &[5] } else { RMP_CAPS };
-    let grid: Vec<(usize, usize)> = depth_grid(job.quick)
-        .into_iter()
-        .flat_map(|d| caps.iter().map(move |&c| (d, c)))
-        .collect();
+    let grid = grid_product(&depth_grid(job.quick), caps);
     let best = best_rcb(job, &grid, caps)?;
     let (d, c) = grid[best];
     let mut rec = job.record("RCB");

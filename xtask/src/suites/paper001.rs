@@ -17,7 +17,7 @@ use rc_cover::{RuxParams, WeightedRuleModel};
 use rc_tree::{AdaBoostAlgorithm, AdaBoostParams, DecisionTreeParams, RandomForestParams};
 use serde_json::json;
 
-use super::tuning::best_by_accuracy;
+use super::tuning::{best_by_accuracy, grid_product};
 use super::{fit_and_score, put_metrics, timed, zeror, JobData, JobError, Suite};
 use crate::records::Record;
 
@@ -58,17 +58,6 @@ const RUG_CAP: usize = 30;
 /// The `paper001` suite.
 pub struct Paper001;
 
-/// Name of the LP backend the rule learners use in this build.
-fn lp_backend() -> &'static str {
-    if cfg!(feature = "highs") {
-        "highs"
-    } else if cfg!(feature = "cbc") {
-        "cbc"
-    } else {
-        "minilp"
-    }
-}
-
 fn depth_grid(quick: bool) -> Vec<usize> {
     if quick {
         vec![2]
@@ -79,10 +68,7 @@ fn depth_grid(quick: bool) -> Vec<usize> {
 
 fn ensemble_grid(quick: bool) -> Vec<(usize, usize)> {
     let sizes: &[usize] = if quick { &[20] } else { N_ESTIMATORS };
-    depth_grid(quick)
-        .into_iter()
-        .flat_map(|d| sizes.iter().map(move |&n| (d, n)))
-        .collect()
+    grid_product(&depth_grid(quick), sizes)
 }
 
 fn tree(depth: usize, seed: u64) -> DecisionTreeParams {
@@ -146,7 +132,8 @@ fn weighted_record(
     rec.time_s.insert("fit".into(), fit_s);
     rec.time_s.insert("predict".into(), predict_s);
     rec.time_s.insert("lp".into(), info.lp_seconds);
-    rec.params.insert("lp_backend".into(), json!(lp_backend()));
+    rec.params
+        .insert("lp_backend".into(), json!(crate::meta::lp_backend()));
     Ok(rec)
 }
 

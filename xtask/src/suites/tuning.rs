@@ -19,6 +19,14 @@ pub fn inner_folds(job: &JobData, k: usize) -> Result<Vec<Fold>, JobError> {
     })
 }
 
+/// Every pair `(a, b)` of the two grids, `a` varying slowest (the order of
+/// scikit-learn's `ParameterGrid` over two parameters).
+pub fn grid_product<A: Copy, B: Copy>(a: &[A], b: &[B]) -> Vec<(A, B)> {
+    a.iter()
+        .flat_map(|&x| b.iter().map(move |&y| (x, y)))
+        .collect()
+}
+
 /// Accuracy of a fitted classifier on `test`.
 pub fn accuracy_of<M: Predict>(model: &M, test: &Dataset) -> Result<f64, JobError> {
     let pred = model.predict(test)?;
