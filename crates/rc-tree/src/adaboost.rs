@@ -13,8 +13,9 @@ use crate::build::grow;
 use crate::data::{class_labels, Labels, Prepared, Rows};
 use crate::decision_tree::fit_weights;
 use crate::error::{Error, Result};
-use crate::params::{AdaBoostAlgorithm, AdaBoostParams};
+use crate::params::{AdaBoostAlgorithm, AdaBoostParams, RandomStream};
 use crate::rules::{self, LeafStats};
+use crate::sklearn_random::{forest_tree_seeds, Draws, RandR};
 use crate::splitter::{Scratch, TreeConfig};
 use crate::tree::Tree;
 use rc_core::Rng;
@@ -67,10 +68,27 @@ impl AdaBoostParams {
         let mut est_w = Vec::new();
         let mut est_err = Vec::new();
         let mut row_proba = vec![0.0; n * k];
+        // `validate` checked that a scikit-learn seed fits in 32 bits.
+        let sk_seeds = if self.tree.random_stream == RandomStream::Sklearn {
+            forest_tree_seeds(self.seed as u32, self.n_estimators)
+        } else {
+            Vec::new()
+        };
         let mut scratch = Scratch::default();
         for m in 0..self.n_estimators {
-            let mut rng = Rng::new(derive_seed(self.seed, m as u64));
-            let tree = grow(&prep, labels.as_target(), &sw, &cfg, &mut rng, &mut scratch);
+            let mut draws = if sk_seeds.is_empty() {
+                Draws::Native(Rng::new(derive_seed(self.seed, m as u64)))
+            } else {
+                Draws::Sklearn(RandR::for_tree(sk_seeds[m]))
+            };
+            let tree = grow(
+                &prep,
+                labels.as_target(),
+                &sw,
+                &cfg,
+                &mut draws,
+                &mut scratch,
+            );
             let mut incorrect = vec![false; n];
             for (i, pr) in row_proba.chunks_mut(k).enumerate() {
                 tree.leaf_proba_into(tree.leaf_of_prepared(&prep, i), pr);

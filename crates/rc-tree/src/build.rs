@@ -1,10 +1,9 @@
 //! Growing one tree depth-first, numbering nodes in preorder (left child
 //! first) as scikit-learn's `DepthFirstTreeBuilder` does.
 
-use rc_core::Rng;
-
 use crate::criterion::{self, EPSILON};
 use crate::data::Prepared;
+use crate::sklearn_random::Draws;
 use crate::splitter::{Scratch, TargetRef, Totals, TreeConfig, Workspace};
 use crate::tree::{NodeRecord, Tree};
 
@@ -14,8 +13,12 @@ struct Pending {
     depth: usize,
     /// Weighted totals of the node's rows (computed by the parent's split).
     totals: Totals,
-    /// Bitset of the features known to be constant in the node.
+    /// Bitset of the features known to be constant in the node (native
+    /// draws).
     constants: Vec<u64>,
+    /// How many features at the front of the splitter's feature array are
+    /// known to be constant (scikit-learn's draws).
+    n_constants: usize,
     /// Parent id and side; `usize::MAX` for the root.
     parent: usize,
     is_left: bool,
@@ -31,7 +34,7 @@ pub(crate) fn grow(
     target: TargetRef<'_>,
     weights: &[f64],
     cfg: &TreeConfig,
-    rng: &mut Rng,
+    draws: &mut Draws,
     scratch: &mut Scratch,
 ) -> Tree {
     let n_classes = match target {
@@ -49,6 +52,7 @@ pub(crate) fn grow(
         depth: 0,
         totals: root,
         constants: vec![0; data.p.div_ceil(64)],
+        n_constants: 0,
         parent: usize::MAX,
         is_left: false,
     }];
@@ -87,14 +91,28 @@ pub(crate) fn grow(
             continue;
         }
         let mut constants = node.constants;
-        let Some(best) = ws.best_split(
-            node.start,
-            node.end,
-            &tot,
-            min_weight_leaf,
-            rng,
-            &mut constants,
-        ) else {
+        let (found, n_constants) = match draws {
+            Draws::Native(rng) => {
+                let found = ws.best_split(
+                    node.start,
+                    node.end,
+                    &tot,
+                    min_weight_leaf,
+                    rng,
+                    &mut constants,
+                );
+                (found, 0)
+            }
+            Draws::Sklearn(rand_r) => ws.best_split_sklearn(
+                node.start,
+                node.end,
+                &tot,
+                min_weight_leaf,
+                rand_r,
+                node.n_constants,
+            ),
+        };
+        let Some(best) = found else {
             continue;
         };
         let (n_left, left, right) = ws.mark(node.start, node.end, &best);
@@ -114,6 +132,7 @@ pub(crate) fn grow(
             depth: node.depth + 1,
             totals: right,
             constants: constants.clone(),
+            n_constants,
             parent: id,
             is_left: false,
         });
@@ -123,6 +142,7 @@ pub(crate) fn grow(
             depth: node.depth + 1,
             totals: left,
             constants,
+            n_constants,
             parent: id,
             is_left: true,
         });

@@ -10,8 +10,9 @@ use rc_core::{
 use crate::build::grow;
 use crate::data::{check_weights, labels_for, Labels, Prepared, Rows};
 use crate::error::{Error, Result};
-use crate::params::{Criterion, DecisionTreeParams};
+use crate::params::{Criterion, DecisionTreeParams, RandomStream};
 use crate::rules::{self, LeafStats};
+use crate::sklearn_random::{Draws, RandR};
 use crate::splitter::{Scratch, TargetRef, TreeConfig};
 use crate::tree::Tree;
 use rc_core::Rng;
@@ -61,13 +62,17 @@ impl DecisionTreeParams {
         let labels = labels_for(data, self.criterion)?;
         let w = fit_weights(data, weights)?;
         let cfg = TreeConfig::from_params(self, prep.p)?;
-        let mut rng = Rng::new(self.seed);
+        let mut draws = match self.random_stream {
+            RandomStream::Native => Draws::Native(Rng::new(self.seed)),
+            // `validate` checked that the seed fits in 32 bits.
+            RandomStream::Sklearn => Draws::Sklearn(RandR::for_tree(self.seed as u32)),
+        };
         let tree = grow(
             &prep,
             labels.as_target(),
             &w,
             &cfg,
-            &mut rng,
+            &mut draws,
             &mut Scratch::default(),
         );
         Ok(DecisionTree {

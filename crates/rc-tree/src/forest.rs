@@ -15,8 +15,9 @@ use crate::build::grow;
 use crate::data::{labels_for, Prepared, Rows};
 use crate::decision_tree::fit_weights;
 use crate::error::{invalid, Error, Result};
-use crate::params::RandomForestParams;
+use crate::params::{RandomForestParams, RandomStream};
 use crate::rules::{self, LeafStats};
+use crate::sklearn_random::{bootstrap_counts, forest_tree_seeds, Draws, RandR};
 use crate::splitter::{Scratch, TreeConfig};
 use crate::tree::Tree;
 use rc_core::Rng;
@@ -57,24 +58,40 @@ impl RandomForestParams {
             ));
         }
         let target = labels.as_target();
+        let sklearn = self.tree.random_stream == RandomStream::Sklearn;
+        // `validate` checked that a scikit-learn seed fits in 32 bits.
+        let sk_seeds = if sklearn {
+            forest_tree_seeds(self.seed as u32, self.n_estimators)
+        } else {
+            Vec::new()
+        };
         let trees: Vec<Tree> = (0..self.n_estimators)
             .into_par_iter()
             .map_init(Scratch::default, |scratch, t| {
-                let mut rng = Rng::new(derive_seed(self.seed, t as u64));
-                let w = if self.bootstrap {
-                    let mut counts = vec![0u32; n];
-                    for _ in 0..draws {
-                        counts[crate::draw::below(&mut rng, n)] += 1;
-                    }
-                    counts
+                let (counts, mut draws) = if sklearn {
+                    let seed = sk_seeds[t];
+                    let counts = self.bootstrap.then(|| bootstrap_counts(seed, n, draws));
+                    (counts, Draws::Sklearn(RandR::for_tree(seed)))
+                } else {
+                    let mut rng = Rng::new(derive_seed(self.seed, t as u64));
+                    let counts = self.bootstrap.then(|| {
+                        let mut counts = vec![0u32; n];
+                        for _ in 0..draws {
+                            counts[crate::draw::below(&mut rng, n)] += 1;
+                        }
+                        counts
+                    });
+                    (counts, Draws::Native(rng))
+                };
+                let w = match counts {
+                    Some(counts) => counts
                         .iter()
                         .zip(&user_w)
                         .map(|(&c, &w)| c as f64 * w)
-                        .collect()
-                } else {
-                    user_w.clone()
+                        .collect(),
+                    None => user_w.clone(),
                 };
-                grow(&prep, target, &w, &cfg, &mut rng, scratch)
+                grow(&prep, target, &w, &cfg, &mut draws, scratch)
             })
             .collect();
         Ok(RandomForest {

@@ -24,6 +24,7 @@ use crate::error::{Error, Result};
 use crate::forest::mean_importances;
 use crate::params::{Criterion, GradientBoostingParams};
 use crate::rules::{self, LeafStats};
+use crate::sklearn_random::Draws;
 use crate::splitter::{Scratch, TargetRef, TreeConfig};
 use crate::tree::Tree;
 use rc_core::Rng;
@@ -192,13 +193,13 @@ impl GradientBoostingParams {
                     };
                 }
                 let index = (stage * kk + k) as u64;
-                let mut tree_rng = Rng::new(derive_seed(self.seed, index));
+                let mut tree_draws = Draws::Native(Rng::new(derive_seed(self.seed, index)));
                 let mut tree = grow(
                     &prep,
                     TargetRef::Values(&residual),
                     &tree_w,
                     &cfg,
-                    &mut tree_rng,
+                    &mut tree_draws,
                     &mut scratch,
                 );
                 for (i, l) in leaves.iter_mut().enumerate() {

@@ -45,7 +45,7 @@
 //!   preorder numbering (left child first).
 //! - [`RandomForestParams`] fits a [`RandomForest`] in parallel (rayon);
 //!   each tree's seed is derived from the forest seed, so the forest is
-//!   bit-identical for any number of threads.
+//!   bit-identical for any number of threads (see "Random streams").
 //! - [`AdaBoostParams`] fits [`AdaBoost`] (SAMME or SAMME.R, scikit-learn
 //!   0.22) and exposes the estimator weights.
 //! - [`GradientBoostingParams`] fits [`GradientBoosting`] (binomial or
@@ -84,14 +84,43 @@
 //! tie-breaking are scikit-learn's (see `docs/PERFORMANCE.md`, section
 //! rc-tree, for timings against scikit-learn).
 //!
-//! # Differences from scikit-learn
+//! # Random streams
 //!
-//! - With all features considered, features are scanned in column order
-//!   (scikit-learn scans them in a random order), so ties between equally
-//!   good splits on different features go to the lowest column.
-//! - Random draws (bootstrap, feature sampling, subsampling) come from
-//!   [`rc_core::Rng`], so the same seed gives different (equally valid)
-//!   forests than scikit-learn's `random_state`.
+//! By default ([`RandomStream::Native`]) random draws (bootstrap, feature
+//! sampling, subsampling) come from [`rc_core::Rng`], and a tree that
+//! considers every feature scans them in column order, so ties between
+//! equally good splits on different features go to the lowest column.
+//! With [`RandomStream::Sklearn`] a decision tree, a random forest and
+//! AdaBoost's base trees draw scikit-learn's streams for
+//! `random_state = seed` instead (numpy's MT19937 for tree seeds and
+//! bootstrap samples, the splitter's `rand_r` for the feature order of
+//! every node) and equal scikit-learn 1.x's models node for node (tested
+//! against fixtures printed by scikit-learn 1.9.1); that is how the
+//! papers' DT and RF columns are reproduced to the fourth decimal.
+//!
+//! ```
+//! use rc_core::{Dataset, Feature, Fit, Target};
+//! use rc_tree::{RandomForestParams, RandomStream};
+//!
+//! let rows: Vec<Vec<f64>> = (0..60).map(|i| vec![(i % 7) as f64, (i % 5) as f64]).collect();
+//! let labels = (0..60).map(|i| usize::from(i % 7 > 3)).collect();
+//! let names = vec!["no".into(), "yes".into()];
+//! let data = Dataset::from_rows(
+//!     "toy",
+//!     vec![Feature::numeric("a"), Feature::numeric("b")],
+//!     &rows,
+//!     Target::Classes { labels, names },
+//! )?;
+//! // RandomForestClassifier(n_estimators=5, random_state=25)
+//! let params = RandomForestParams::classifier()
+//!     .n_estimators(5)
+//!     .seed(25)
+//!     .random_stream(RandomStream::Sklearn);
+//! assert_eq!(params.fit(&data)?, params.fit(&data)?);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Differences from scikit-learn
 //! - Gradient boosting splits by squared error rather than `friedman_mse`:
 //!   the same splits, but `min_impurity_decrease` is on the squared-error
 //!   scale.
@@ -110,6 +139,7 @@ mod forest;
 mod gboost;
 pub mod params;
 mod rules;
+mod sklearn_random;
 mod splitter;
 mod threshold;
 mod tree;
@@ -121,7 +151,7 @@ pub use forest::RandomForest;
 pub use gboost::{GbLoss, GradientBoosting};
 pub use params::{
     AdaBoostAlgorithm, AdaBoostParams, Criterion, DecisionTreeParams, GradientBoostingParams,
-    MaxFeatures, RandomForestParams,
+    MaxFeatures, RandomForestParams, RandomStream,
 };
 pub use rules::LeafStats;
 pub use tree::{Node, NodeSplit, Tree};

@@ -107,6 +107,35 @@ impl MaxFeatures {
     }
 }
 
+/// Which random streams a fit draws from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum RandomStream {
+    /// rc-core's [`rc_core::Rng`] seeded from `seed`: fast draws, and a
+    /// tree that considers every feature scans them in column order.
+    #[default]
+    Native,
+    /// scikit-learn's streams for `random_state = seed` (`seed` must fit
+    /// in 32 bits): numpy's MT19937 for a forest's tree seeds and
+    /// bootstrap samples, and the splitter's `rand_r` for the feature
+    /// draws of every node, which scikit-learn makes even when every
+    /// feature is considered (the draw order breaks ties between equally
+    /// good splits). On the same data and parameters, trees and forests
+    /// equal scikit-learn 1.x's split for split.
+    Sklearn,
+}
+
+/// scikit-learn's `random_state` is a 32-bit integer.
+fn check_stream_seed(stream: RandomStream, seed: u64) -> Result<()> {
+    if stream == RandomStream::Sklearn && seed > u64::from(u32::MAX) {
+        return Err(invalid(
+            "seed",
+            seed,
+            "RandomStream::Sklearn needs a seed below 2^32 (numpy's RandomState)",
+        ));
+    }
+    Ok(())
+}
+
 /// Parameters of a CART decision tree (scikit-learn's
 /// `DecisionTreeClassifier` / `DecisionTreeRegressor`).
 ///
@@ -134,9 +163,12 @@ pub struct DecisionTreeParams {
     /// `W_node / W_total · (impurity − W_left/W_node · impurity_left −
     /// W_right/W_node · impurity_right) ≥ min_impurity_decrease`.
     pub min_impurity_decrease: f64,
-    /// Seed of the feature sampling (used only when `max_features` is less
-    /// than the number of features).
+    /// Seed of the feature sampling (with [`RandomStream::Native`], used
+    /// only when `max_features` is less than the number of features).
     pub seed: u64,
+    /// The random streams the seed drives.
+    #[serde(default)]
+    pub random_stream: RandomStream,
 }
 
 impl Default for DecisionTreeParams {
@@ -150,6 +182,7 @@ impl Default for DecisionTreeParams {
             max_features: MaxFeatures::All,
             min_impurity_decrease: 0.0,
             seed: 0,
+            random_stream: RandomStream::Native,
         }
     }
 }
@@ -218,6 +251,12 @@ impl DecisionTreeParams {
         self
     }
 
+    /// Sets the random streams (see [`RandomStream`]).
+    pub fn random_stream(mut self, stream: RandomStream) -> Self {
+        self.random_stream = stream;
+        self
+    }
+
     /// Checks every parameter's range.
     pub fn validate(&self) -> Result<()> {
         if self.max_depth == Some(0) {
@@ -257,6 +296,7 @@ impl DecisionTreeParams {
                 "must be finite and >= 0",
             ));
         }
+        check_stream_seed(self.random_stream, self.seed)?;
         self.max_features.validate()
     }
 }
@@ -265,8 +305,11 @@ impl DecisionTreeParams {
 /// / `RandomForestRegressor`).
 ///
 /// Each tree is grown on a bootstrap sample (`n` draws with replacement,
-/// turned into integer sample weights) with its own seed
-/// `rc_core::rng::derive_seed(seed, tree_index)`; `tree.seed` is ignored.
+/// turned into integer sample weights) with its own seed; `tree.seed` is
+/// ignored. With [`RandomStream::Native`] (in `tree.random_stream`) the
+/// tree seeds are `rc_core::rng::derive_seed(seed, tree_index)`; with
+/// [`RandomStream::Sklearn`] they, the bootstrap samples and the feature
+/// draws are scikit-learn's for `random_state = seed`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RandomForestParams {
     /// Number of trees (100).
@@ -382,8 +425,16 @@ impl RandomForestParams {
         self
     }
 
+    /// Sets the random streams of the forest and its trees (see
+    /// [`RandomStream`]).
+    pub fn random_stream(mut self, stream: RandomStream) -> Self {
+        self.tree.random_stream = stream;
+        self
+    }
+
     /// Checks every parameter's range.
     pub fn validate(&self) -> Result<()> {
+        check_stream_seed(self.tree.random_stream, self.seed)?;
         if self.n_estimators == 0 {
             return Err(invalid(
                 "n_estimators",
@@ -423,7 +474,10 @@ pub struct AdaBoostParams {
     pub algorithm: AdaBoostAlgorithm,
     /// Parameters of the base trees (default: a stump, `max_depth = 1`);
     /// the criterion must be Gini or entropy. `tree.seed` is ignored:
-    /// round `m` uses `derive_seed(seed, m)`.
+    /// round `m` uses `derive_seed(seed, m)` with [`RandomStream::Native`]
+    /// (in `tree.random_stream`), or with [`RandomStream::Sklearn`] the
+    /// `m`-th draw of `RandomState(seed).randint(np.iinfo(np.int32).max)`
+    /// as scikit-learn's `AdaBoostClassifier(random_state=seed)` does.
     pub tree: DecisionTreeParams,
     /// Seed of the ensemble.
     pub seed: u64,
@@ -483,8 +537,15 @@ impl AdaBoostParams {
         self
     }
 
+    /// Sets the random streams of the base trees (see [`RandomStream`]).
+    pub fn random_stream(mut self, stream: RandomStream) -> Self {
+        self.tree.random_stream = stream;
+        self
+    }
+
     /// Checks every parameter's range.
     pub fn validate(&self) -> Result<()> {
+        check_stream_seed(self.tree.random_stream, self.seed)?;
         if self.n_estimators == 0 {
             return Err(invalid("n_estimators", 0, "must be at least 1"));
         }

@@ -14,6 +14,7 @@ use rc_core::Rng;
 
 use crate::criterion::{self, FEATURE_THRESHOLD};
 use crate::data::{FeatureClass, Prepared};
+use crate::sklearn_random::RandR;
 use crate::threshold::midpoint;
 
 /// An entry of a presorted list: the feature's float32 value and the row.
@@ -128,6 +129,8 @@ pub(crate) struct Workspace<'a> {
     small: Vec<(u8, u32)>,
     all_features: bool,
     features: Vec<usize>,
+    /// scikit-learn's `constant_features` array (its sampling mode only).
+    constant_features: Vec<usize>,
     left: Vec<f64>,
     /// Width of a binary feature's statistics (k, or 2 for regression).
     d: usize,
@@ -238,6 +241,7 @@ impl<'a> Workspace<'a> {
             small: scratch.small,
             all_features: cfg.max_features >= data.p,
             features,
+            constant_features: vec![0; data.p],
             left: refill(scratch.left, d, 0.0),
             d,
         }
@@ -328,13 +332,7 @@ impl<'a> Workspace<'a> {
         constants: &mut [u64],
     ) -> Option<Best> {
         let mut best = Best::new();
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 || self.stamp == u32::MAX {
-            self.bin_stamp.iter_mut().for_each(|s| *s = u32::MAX);
-            self.loc_stamp = u32::MAX;
-            self.mask_stamp = u32::MAX;
-            self.stamp = 1;
-        }
+        self.next_stamp();
         let known = |c: &[u64], f: usize| (c[f >> 6] >> (f & 63)) & 1 != 0;
         let p = self.data.p;
         if self.all_features {
@@ -366,6 +364,70 @@ impl<'a> Workspace<'a> {
             }
         }
         best.found.then_some(best)
+    }
+
+    /// A fresh stamp for the node about to be searched (invalidates the
+    /// per-node caches of binary statistics).
+    fn next_stamp(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 || self.stamp == u32::MAX {
+            self.bin_stamp.iter_mut().for_each(|s| *s = u32::MAX);
+            self.loc_stamp = u32::MAX;
+            self.mask_stamp = u32::MAX;
+            self.stamp = 1;
+        }
+    }
+
+    /// The best split of the node `samples[start..end]` with
+    /// scikit-learn's feature draws (`node_split_best`, Fisher–Yates on
+    /// the `features` array that persists across the nodes of one tree).
+    ///
+    /// `n_known_constants` features, found constant by ancestors, sit at
+    /// the front of that array. Returns the split, if any, and the number
+    /// of constant features known to the children.
+    pub fn best_split_sklearn(
+        &mut self,
+        start: usize,
+        end: usize,
+        tot: &Totals,
+        min_weight_leaf: f64,
+        rand_r: &mut RandR,
+        n_known_constants: usize,
+    ) -> (Option<Best>, usize) {
+        let mut best = Best::new();
+        self.next_stamp();
+        let n_features = self.data.p;
+        let max_features = self.cfg.max_features.min(n_features);
+        let known = n_known_constants;
+        let mut f_i = n_features;
+        let mut visited = 0;
+        let mut found = 0;
+        let mut drawn = 0;
+        let mut total = known;
+        while f_i > total && (visited < max_features || visited <= found + drawn) {
+            visited += 1;
+            let mut f_j = rand_r.rand_int(drawn, f_i - found);
+            if f_j < known {
+                self.features.swap(drawn, f_j);
+                drawn += 1;
+                continue;
+            }
+            f_j += found;
+            let f = self.features[f_j];
+            if !self.eval_feature(f, start, end, tot, min_weight_leaf, &mut best) {
+                self.features.swap(f_j, total);
+                found += 1;
+                total += 1;
+                continue;
+            }
+            f_i -= 1;
+            self.features.swap(f_i, f_j);
+        }
+        // scikit-learn's invariant: the known constants keep their order
+        // for siblings and children; the new ones are recorded after them.
+        self.features[..known].copy_from_slice(&self.constant_features[..known]);
+        self.constant_features[known..total].copy_from_slice(&self.features[known..total]);
+        (best.found.then_some(best), total)
     }
 
     /// Scans feature `f`; returns false when it is constant in the node.

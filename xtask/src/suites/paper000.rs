@@ -11,7 +11,7 @@ use rc_core::{Dataset, Fit, RuleModel};
 use rc_cover::MircoParams;
 use rc_tree::{
     AdaBoostAlgorithm, AdaBoostParams, DecisionTreeParams, GradientBoostingParams,
-    RandomForestParams,
+    RandomForestParams, RandomStream,
 };
 use serde_json::json;
 
@@ -66,23 +66,36 @@ fn ensemble_grid(quick: bool) -> Vec<(usize, usize)> {
     grid_product(&depth_grid(quick), sizes)
 }
 
+/// `DecisionTreeClassifier(max_depth=depth, random_state=seed)`, drawing
+/// scikit-learn's random streams so that trees equal the paper's.
 fn tree(depth: usize, seed: u64) -> DecisionTreeParams {
-    DecisionTreeParams::classifier().max_depth(depth).seed(seed)
+    DecisionTreeParams::classifier()
+        .max_depth(depth)
+        .seed(seed)
+        .random_stream(RandomStream::Sklearn)
 }
 
+/// `RandomForestClassifier(max_depth=depth, n_estimators=n,
+/// random_state=seed)` with scikit-learn's random streams (bootstrap
+/// samples and feature draws), so that MIRCO sees the paper's forests.
 fn forest(depth: usize, n: usize, seed: u64) -> RandomForestParams {
     RandomForestParams::classifier()
         .max_depth(depth)
         .n_estimators(n)
         .seed(seed)
+        .random_stream(RandomStream::Sklearn)
 }
 
+/// `AdaBoostClassifier(DecisionTreeClassifier(max_depth=depth),
+/// n_estimators=n, random_state=seed)` with SAMME.R (the default of the
+/// paper's scikit-learn) and scikit-learn's seeds for the base trees.
 fn ada(depth: usize, n: usize, seed: u64) -> AdaBoostParams {
     AdaBoostParams::new()
         .max_depth(depth)
         .n_estimators(n)
         .algorithm(AdaBoostAlgorithm::SammeR)
         .seed(seed)
+        .random_stream(RandomStream::Sklearn)
 }
 
 fn gb(depth: usize, n: usize, seed: u64) -> GradientBoostingParams {
@@ -235,8 +248,11 @@ fn run_rcb(job: &JobData) -> Result<Vec<Record>, JobError> {
     rec.time_s.insert("predict".into(), predict_s);
     rec.params.insert("max_depth".into(), json!(d));
     rec.params.insert("max_rmp_calls".into(), json!(c));
-    // iniDT: the same tree as RCBoost's first pool, unit weights, tuned depth.
-    let (mut ini, ini_model) = fit_and_score(&tree(d, job.seed), "iniDT", job)?;
+    // iniDT: the same tree as RCBoost's first pool (its pricing-tree
+    // parameters, unit weights, tuned depth). The authors' pricing trees
+    // are unseeded, so they keep rc-tree's native stream.
+    let ini_params = rcb(d, c, job.seed).tree_params();
+    let (mut ini, ini_model) = fit_and_score(&ini_params, "iniDT", job)?;
     sizes(&mut ini, &ini_model);
     ini.params.insert("max_depth".into(), json!(d));
     Ok(vec![rec, ini])
