@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run --release -p rc-logic --example boost_fold -- \
-//!     ../shared/datasets/relational/uwcse/uwcse fold1 advisedby [--bagging] [--trees N] [--seed S] [--seeds K] [--depth D] [--print]
+//!     ../shared/datasets/relational/uwcse/uwcse fold1 advisedby [--bagging] [--trees N] [--seed S] [--seeds K] [--depth D] [--print] [--dump FILE]
 //! ```
 //! The dataset directory holds `background.txt` and `<fold>/{train,test}`;
 //! pass `-` as the fold for data sets without folds. For cora's extra
@@ -85,6 +85,26 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let s = scores(&test.examples.labels01(), &p)?;
     if print {
         println!("{}", model.render());
+    }
+    // `--dump FILE`: one line per test example, `target(a, b) p label`
+    // (the layout of BoostSRL's results_<target>.db plus the label).
+    if let Some(i) = args.iter().position(|a| a == "--dump") {
+        let path = args.get(i + 1).ok_or("--dump needs a file")?;
+        let mut out = String::new();
+        for (r, prob) in p.iter().enumerate() {
+            let consts: Vec<&str> = test
+                .examples
+                .get(r)
+                .iter()
+                .map(|&c| problem.vocab.name(rc_logic::symbols::Sym(c)))
+                .collect();
+            out.push_str(&format!(
+                "{target}({}) {prob} {}\n",
+                consts.join(", "),
+                u8::from(test.examples.labels[r])
+            ));
+        }
+        std::fs::write(path, out)?;
     }
     println!(
         "{target} {fold}: train {} ex ({} pos), test {} ex ({} pos); load {load_s:.2}s learn {learn_s:.2}s infer {infer_s:.2}s; paths {} depth {}",

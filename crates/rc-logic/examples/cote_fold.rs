@@ -3,8 +3,9 @@
 //!
 //! ```text
 //! cargo run --release -p rc-logic --example cote_fold -- \
-//!     ../shared/datasets/relational/uwcse/uwcse fold1 advisedby [--bagging] [--full] [--print]
+//!     ../shared/datasets/relational/uwcse/uwcse fold1 advisedby [--bagging] [--full] [--print] [--max-clauses N]
 //! ```
+//! `RC_COTE_TRACE=1` prints the list size after each merged tree.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -64,13 +65,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     let full = args.iter().any(|a| a == "--full");
     if !args.iter().any(|a| a == "--no-scote") {
-        let sc = scote(
-            &model,
-            &ScoteParams {
-                full_check: full,
-                ..ScoteParams::default()
-            },
-        )?;
+        // `--max-clauses N`: the SCoTE clause cap (default Caps' 50 M).
+        let mut params = ScoteParams {
+            full_check: full,
+            ..ScoteParams::default()
+        };
+        if let Some(n) = args
+            .iter()
+            .position(|a| a == "--max-clauses")
+            .and_then(|i| args.get(i + 1))
+            .and_then(|v| v.parse::<usize>().ok())
+        {
+            params.caps.max_clauses = n;
+        }
+        let sc = scote(&model, &params)?;
         print!(
             "SCoTE: {} in {:.2}s, {} groups, {} clauses (peak {})",
             sc.status.name(),

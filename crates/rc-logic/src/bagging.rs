@@ -24,7 +24,8 @@ pub struct BaggingParams {
     /// Number of trees (default 20).
     pub n_trees: usize,
     /// The tree learner's parameters (default: "large" trees, depth 6 and
-    /// up to 32 leaves).
+    /// up to 32 leaves, no recall cap — BoostSRL's `maxRecall` belongs to
+    /// its RFGB setup; the paper gives no settings for its bagged trees).
     pub tree: TreeParams,
     /// Negatives per positive in the pool the bootstrap draws from
     /// (`None` = all; default 2).
@@ -43,7 +44,10 @@ impl Default for BaggingParams {
     fn default() -> Self {
         BaggingParams {
             n_trees: 20,
-            tree: TreeParams::default().max_depth(6).max_leaves(32),
+            tree: TreeParams::default()
+                .max_depth(6)
+                .max_leaves(32)
+                .max_recall(1.0),
             neg_ratio: Some(2.0),
             recursion: false,
             max_rows: None,

@@ -17,8 +17,9 @@
 //! `max_depth`, when its weight is below `min_split`, when the variance of
 //! its targets is below `min_variance`, when the tree already has
 //! `max_leaves` leaves, or when no test covers at least `min_cover` weight
-//! while leaving some weight on the false branch. A leaf holds the
-//! weighted mean of its targets.
+//! while leaving some weight on the false branch and keeping its recall
+//! within `max_recall` (BoostSRL's Gleaner test; a test over the cap can
+//! still be extended). A leaf holds the weighted mean of its targets.
 
 use std::collections::VecDeque;
 
@@ -81,6 +82,20 @@ pub struct TreeParams {
     /// must cover at least one of them. `None` searches exhaustively (all
     /// constants, no seed condition). Default `Some(10)`.
     pub n_seeds: Option<usize>,
+    /// Largest recall a node test may have: a test is rejected when the
+    /// weight it sends to its true branch exceeds `max_recall × (W + 0.1)`,
+    /// W the node's weight (BoostSRL's Gleaner acceptability test, recall
+    /// with its m-estimate 0.1). BoostSRL's RFGB sets it to
+    /// `1 − max(0.005, 0.05 / negPosRatio)` = 0.975 at its default 2:1
+    /// negatives ([`TreeParams::boostsrl_max_recall`]); such a test can
+    /// still be extended by look-ahead. Default 0.975; a value ≥ 1
+    /// disables the check.
+    #[serde(default = "default_max_recall")]
+    pub max_recall: f64,
+}
+
+fn default_max_recall() -> f64 {
+    TreeParams::boostsrl_max_recall(Some(2.0))
 }
 
 impl Default for TreeParams {
@@ -96,6 +111,7 @@ impl Default for TreeParams {
             max_constants: 10_000,
             length_penalty: 1e-6,
             n_seeds: Some(10),
+            max_recall: Self::boostsrl_max_recall(Some(2.0)),
         }
     }
 }
@@ -141,6 +157,23 @@ impl TreeParams {
         self.min_variance = v;
         self
     }
+    /// Sets [`TreeParams::max_recall`].
+    pub fn max_recall(mut self, r: f64) -> Self {
+        self.max_recall = r;
+        self
+    }
+
+    /// BoostSRL's maximal recall of an acceptable node test for a
+    /// negative sampling ratio: `1 − max(0.005, 0.05 / ratio)` (its
+    /// `WILLSetup.createRegressionOuterLooper`); `None` (all negatives)
+    /// gives 0.995.
+    pub fn boostsrl_max_recall(neg_ratio: Option<f64>) -> f64 {
+        let frac = match neg_ratio {
+            Some(r) if r > 0.0 => (0.05 / r).max(0.005),
+            _ => 0.005,
+        };
+        1.0 - frac
+    }
 
     /// Checks the ranges.
     pub fn validate(&self) -> Result<()> {
@@ -174,6 +207,13 @@ impl TreeParams {
             if !(v.is_finite() && v >= 0.0) {
                 return Err(Error::param(name, v, "must be finite and >= 0"));
             }
+        }
+        if !(self.max_recall.is_finite() && self.max_recall > 0.0) {
+            return Err(Error::param(
+                "max_recall",
+                self.max_recall,
+                "must be finite and > 0 (>= 1 disables the check)",
+            ));
         }
         if self.n_seeds == Some(0) {
             return Err(Error::param(
@@ -278,7 +318,10 @@ impl Learner<'_> {
             q: total.q - t.q,
         };
         let expandable = on_seed && t.w >= self.p.min_cover;
-        let valid = expandable && f.w > 1e-9 * total.w.max(1.0);
+        // BoostSRL's Gleaner rejects (but still expands) a test whose
+        // recall t.w / (W + 0.1) exceeds its maxRecall.
+        let acceptable = self.p.max_recall >= 1.0 || t.w <= self.p.max_recall * (total.w + 0.1);
+        let valid = expandable && acceptable && f.w > 1e-9 * total.w.max(1.0);
         let sse = t.sse() + f.sse() + self.p.length_penalty * n_lits as f64;
         (sse, valid, expandable)
     }

@@ -172,3 +172,65 @@ fn trees_print_in_tilde_form_and_convert_to_decision_lists() {
     assert_eq!(t0.depth(), 3);
     assert_eq!(t0.max_path_literals(), 3);
 }
+
+/// BoostSRL's Gleaner rejects a node test whose recall (covered weight
+/// over node weight + 0.1) exceeds `max_recall` (0.975 in its RFGB):
+/// `a(X)` covers 99 of 100 examples and splits best, so it is chosen
+/// only when the cap is lifted; with the cap, `b(X)` wins.
+#[test]
+fn max_recall_rejects_tests_that_cover_almost_everything() {
+    use rc_logic::learn::{learn_tree, TrainingSet};
+    use rc_logic::refine::LanguageBias;
+    use rc_logic::tree::Node;
+    use rc_logic::TreeParams;
+    let mut facts = String::new();
+    for i in 0..99 {
+        facts.push_str(&format!("a(x{i}).\n"));
+    }
+    for i in 0..30 {
+        facts.push_str(&format!("b(x{i}).\n"));
+    }
+    let pos: String = (0..90).map(|i| format!("t(x{i}).\n")).collect();
+    let neg: String = (90..100).map(|i| format!("t(x{i}).\n")).collect();
+    let p = Problem::from_texts(
+        ("t(+e).\na(+e).\nb(+e).\n", "bk"),
+        "t",
+        SplitText {
+            facts: (&facts, "f"),
+            pos: (&pos, "p"),
+            neg: (&neg, "n"),
+        },
+        None,
+    )
+    .unwrap();
+    let bias = LanguageBias::new(&p.background, p.target, p.head_types.clone(), false);
+    let ex = &p.train.examples;
+    let rows: Vec<usize> = (0..ex.len()).collect();
+    let y: Vec<f64> = rows
+        .iter()
+        .map(|&r| f64::from(u8::from(ex.labels[r])))
+        .collect();
+    let data = TrainingSet {
+        store: &p.train.facts,
+        examples: ex,
+        rows: rows.clone(),
+        w: vec![1.0; rows.len()],
+        y,
+        seed: 1,
+    };
+    let root = |params: &TreeParams| {
+        let t = learn_tree(params, &bias, &p.head(), &data).unwrap();
+        match &t.nodes[0] {
+            Node::Test { test, .. } => p.vocab.pred_name(test[0].pred).to_string(),
+            Node::Leaf { .. } => "leaf".to_string(),
+        }
+    };
+    let base = TreeParams::default()
+        .max_depth(1)
+        .min_cover(1.0)
+        .min_split(2.0)
+        .n_seeds(None);
+    assert_eq!(TreeParams::boostsrl_max_recall(Some(2.0)), 0.975);
+    assert_eq!(root(&base), "b");
+    assert_eq!(root(&base.clone().max_recall(1.0)), "a");
+}
