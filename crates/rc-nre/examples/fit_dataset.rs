@@ -75,6 +75,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             ][env("NRE_LOSS", 0.0) as usize],
         )
         .deep(env("NRE_DEEP", 0.0) > 0.0)
+        .refit(env("NRE_REFIT", 1.0) > 0.0)
         .stop_on(if env("NRE_STOP_LOSS", 0.0) > 0.0 {
             rc_nre::StopOn::Loss
         } else {
@@ -91,12 +92,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let nre_err = error(model.predict(&test)?.labels().ok_or("no labels")?, &truth);
     let h = model.history();
     println!(
-        "{name} fold {fold} depth {depth}: tree {tree_err:.2}%  NRE {nre_err:.2}%  ({} rules, {} units, {} inputs; {} epochs, best {}, val loss {:.4} -> {:.4}; {secs:.1} s)",
+        "{name} fold {fold} depth {depth}: tree {tree_err:.2}%  NRE {nre_err:.2}%  ({} rules, {} units, {} inputs; {} epochs, best {}, refit {:?}, val loss {:.4} -> {:.4}; {secs:.1} s)",
         model.network().n_rules(),
         model.network().n_units(),
         model.network().n_inputs(),
         h.epochs,
         h.best_epoch,
+        h.refit_epochs,
         h.initial_val_loss.unwrap_or(f64::NAN),
         h.val_loss.get(h.best_epoch.saturating_sub(1)).copied().unwrap_or(f64::NAN),
     );

@@ -53,7 +53,14 @@
 //! Loss (logistic), epochs (≤ 200), batch size (256), early stopping
 //! (10 % stratified validation split, patience 20 epochs on the validation
 //! error, best epoch restored),
-//! no output bias, no weight decay: see [`TrainParams`]. A row outside
+//! no output bias, no weight decay: see [`TrainParams`]. Alternatively the
+//! number of epochs can be chosen by cross-validation:
+//! [`NreParams::fit_validated`] early-stops each inner fold on its test
+//! rows and [`mean_best_epoch`] picks the epoch count with the lowest mean
+//! validation error (the notes' §1.9 choice 4); when that count is 0 the
+//! untrained network of the tree of all rows is the model
+//! (`validation_fraction(0.0).max_epochs(0)`), as in the `paper004`
+//! suite. A row outside
 //! every rule's support has `f = 0`; it gets the training class prior as
 //! its probability. Dead rules (empty support) are kept, as in the paper.
 //!
@@ -90,4 +97,4 @@ pub use model::NreModel;
 pub use network::{Network, NeuralRules, RulesCache};
 pub use params::{MlpParams, NreParams};
 pub use rules::{Hyperplane, NeuralRule, ObliqueCondition};
-pub use train::{train, StopOn, TrainHistory, TrainParams, TrainSet};
+pub use train::{mean_best_epoch, train, StopOn, TrainHistory, TrainParams, TrainSet};

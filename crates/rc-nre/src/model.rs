@@ -93,11 +93,13 @@ impl NreParams {
         let prep = prepare(self, data)?;
         let rows: Vec<usize> = (0..data.n_rows()).collect();
         let tree = grow_tree(self, data, &prep.z, &rows)?;
-        NreModel::from_parts(self, data, prep, tree)
+        NreModel::from_parts(self, data, &prep, tree)
     }
 
     /// [`Fit::fit`] with an observer called after every epoch with the
-    /// epoch number (0 = initialisation) and the network.
+    /// epoch number (0 = initialisation) and the network. With
+    /// [`NreParams::refit`] the observer sees only the
+    /// final training on all rows, not the epoch-choosing run.
     pub fn fit_observed(
         &self,
         data: &Dataset,
@@ -110,19 +112,21 @@ impl NreParams {
             self.train.validation_fraction,
             derive_seed(self.seed, 1),
         );
+        let refit = self.refit && !val_rows.is_empty();
         let tree = grow_tree(self, data, &prep.z, &fit_rows)?;
-        let y = prep.y.clone();
-        let z = prep.z.clone();
-        let mut model = NreModel::from_parts(self, data, prep, tree)?;
-        let xf = select_columns(&z, &model.inputs);
+        let mut model = NreModel::from_parts(self, data, &prep, tree)?;
+        let xf = select_columns(&prep.z, &model.inputs);
         let x_fit = select_rows(&xf, &fit_rows);
-        let y_fit: Vec<f64> = fit_rows.iter().map(|&i| y[i]).collect();
+        let y_fit: Vec<f64> = fit_rows.iter().map(|&i| prep.y[i]).collect();
         let x_val = select_rows(&xf, &val_rows);
-        let y_val: Vec<f64> = val_rows.iter().map(|&i| y[i]).collect();
+        let y_val: Vec<f64> = val_rows.iter().map(|&i| prep.y[i]).collect();
         let val = (!val_rows.is_empty()).then_some(TrainSet {
             x: &x_val,
             y: &y_val,
         });
+        let mut no_observer = |_: usize, _: &NeuralRules| {};
+        let first_observer: &mut dyn FnMut(usize, &NeuralRules) =
+            if refit { &mut no_observer } else { observer };
         model.history = train(
             &mut model.network,
             TrainSet {
@@ -132,7 +136,76 @@ impl NreParams {
             val,
             &self.train,
             derive_seed(self.seed, 2),
+            first_observer,
+        )?;
+        if !refit {
+            return Ok(model);
+        }
+        // Refit: the tree on every training row, trained for the epoch
+        // count the validation rows chose.
+        let all: Vec<usize> = (0..data.n_rows()).collect();
+        let tree = grow_tree(self, data, &prep.z, &all)?;
+        let mut full = NreModel::from_parts(self, data, &prep, tree)?;
+        let x_all = select_columns(&prep.z, &full.inputs);
+        let epochs = model.history.best_epoch;
+        let final_params = self
+            .train
+            .clone()
+            .validation_fraction(0.0)
+            .max_epochs(epochs);
+        train(
+            &mut full.network,
+            TrainSet {
+                x: &x_all,
+                y: &prep.y,
+            },
+            None,
+            &final_params,
+            derive_seed(self.seed, 2),
             observer,
+        )?;
+        full.history = model.history;
+        full.history.refit_epochs = Some(epochs);
+        Ok(full)
+    }
+}
+
+impl NreParams {
+    /// Fits on all of `train` (standardisation and tree included) and
+    /// early-stops on the separate rows `validation` (see
+    /// [`crate::TrainParams::stop_on`], `patience`, `max_epochs`; the
+    /// validation fraction and [`NreParams::refit`] are not used). The
+    /// history's validation curve ([`TrainHistory::val_error_curve`]) lets
+    /// a cross-validation choose the number of epochs with
+    /// [`crate::mean_best_epoch`]. A choice of 0 epochs means the untrained
+    /// network (which predicts as its tree): fit it on all rows with
+    /// `validation_fraction(0.0).max_epochs(0)`. For a positive choice,
+    /// `max_epochs(chosen)` on all rows is possible, but a fixed epoch count
+    /// carries over poorly to a new tree's trajectory; the `paper004` suite
+    /// uses the default (early-stopped) fit instead.
+    ///
+    /// `validation` needs the training features (in order), finite values
+    /// and both classes (stratified folds have them); otherwise a typed
+    /// error.
+    pub fn fit_validated(&self, train_data: &Dataset, validation: &Dataset) -> Result<NreModel> {
+        self.validate()?;
+        let prep = prepare(self, train_data)?;
+        let all: Vec<usize> = (0..train_data.n_rows()).collect();
+        let tree = grow_tree(self, train_data, &prep.z, &all)?;
+        let mut model = NreModel::from_parts(self, train_data, &prep, tree)?;
+        let x = select_columns(&prep.z, &model.inputs);
+        let x_val = model.network_inputs(validation)?;
+        let y_val = signed_labels(validation)?;
+        model.history = train(
+            &mut model.network,
+            TrainSet { x: &x, y: &prep.y },
+            Some(TrainSet {
+                x: &x_val,
+                y: &y_val,
+            }),
+            &self.train,
+            derive_seed(self.seed, 2),
+            &mut |_, _| {},
         )?;
         Ok(model)
     }
@@ -145,8 +218,11 @@ impl Fit for NreParams {
     /// Algorithm 1: standardise with the training statistics, hold out
     /// `validation_fraction` of the rows (stratified), grow the Gini tree
     /// (≡ Eq. 15) on the rest, encode its leaves and train all parameters
-    /// with Adam, keeping the best epoch on the validation rows (see
-    /// [`crate::TrainParams::stop_on`]).
+    /// with Adam, choosing the best epoch on the validation rows (see
+    /// [`crate::TrainParams::stop_on`]) and returning that epoch's
+    /// parameters; with [`NreParams::refit`] (not the default), grow the
+    /// tree again on all rows and train it for that many epochs without
+    /// validation instead.
     fn fit(&self, data: &Dataset) -> Result<NreModel> {
         self.fit_observed(data, &mut |_, _| {})
     }
@@ -164,14 +240,14 @@ impl NreModel {
     fn from_parts(
         params: &NreParams,
         data: &Dataset,
-        prep: Prepared,
+        prep: &Prepared,
         tree: DecisionTree,
     ) -> Result<NreModel> {
         let enc = encode_tree(tree.tree(), params.deep)?;
         Ok(NreModel {
             features: data.features().to_vec(),
             class_names: data.class_names().to_vec(),
-            standardizer: prep.standardizer,
+            standardizer: prep.standardizer.clone(),
             tree,
             inputs: enc.inputs,
             leaves: enc.leaves,

@@ -16,10 +16,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
-/// A differentiable model of a batch, trained by [`crate::train`].
+/// A differentiable model of a batch, trained by [`crate::train()`].
 ///
 /// `forward` and `backward` are the raw passes and expect consistent
-/// shapes (they panic otherwise, like slice indexing); [`crate::train`] and
+/// shapes (they panic otherwise, like slice indexing); [`crate::train()`] and
 /// [`crate::train::loss_and_gradient`] check the shapes and return errors.
 pub trait Network {
     /// Buffers of one forward pass, reused between batches.

@@ -30,6 +30,17 @@ pub struct NreParams {
     pub deep: bool,
     /// Optimiser, loss, batches and stopping.
     pub train: TrainParams,
+    /// Refit on all rows (default false): the validation split only
+    /// chooses the number of epochs (the best validation epoch, 0 = the
+    /// tree itself); the tree is then grown again on every training row and
+    /// the network trained for that many epochs without validation. Off by
+    /// default because an epoch count chosen on one tree's trajectory does
+    /// not transfer reliably to another tree's (twonorm, 1,500 training
+    /// rows, depth 4: 9.6 % test error refitted against 5.4 % for the model
+    /// trained beside its validation rows). Ignored without a validation
+    /// split.
+    #[serde(default)]
+    pub refit: bool,
     /// What standardisation does with constant features.
     pub constant_features: ConstantFeatures,
     /// Seed of the validation split and of the mini-batch order.
@@ -43,6 +54,7 @@ impl Default for NreParams {
             min_samples_leaf: 1,
             deep: false,
             train: TrainParams::default(),
+            refit: false,
             constant_features: ConstantFeatures::Reject,
             seed: 0,
         }
@@ -71,6 +83,12 @@ impl NreParams {
     /// Replaces all training settings.
     pub fn train(mut self, train: TrainParams) -> Self {
         self.train = train;
+        self
+    }
+
+    /// Refits on all rows for the validated epoch count (default false).
+    pub fn refit(mut self, refit: bool) -> Self {
+        self.refit = refit;
         self
     }
 

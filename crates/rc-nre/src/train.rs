@@ -204,12 +204,68 @@ pub struct TrainHistory {
     pub val_error: Vec<f64>,
     /// Validation loss at initialisation (epoch 0), if validated.
     pub initial_val_loss: Option<f64>,
+    /// Validation error at initialisation (epoch 0), if validated.
+    #[serde(default)]
+    pub initial_val_error: Option<f64>,
     /// The epoch whose parameters were kept (0 = the initialisation).
     pub best_epoch: usize,
     /// Epochs run.
     pub epochs: usize,
     /// Whether training stopped before `max_epochs`.
     pub stopped_early: bool,
+    /// With refitting ([`crate::NreParams::refit`]): the epochs the final
+    /// model was trained for on all rows (= `best_epoch` of the run above,
+    /// whose curves this history holds); `None` when the model returned is
+    /// the one trained beside the validation rows.
+    #[serde(default)]
+    pub refit_epochs: Option<usize>,
+}
+
+impl TrainHistory {
+    /// The validation error after each epoch, epoch 0 (the initialisation)
+    /// first; empty without validation.
+    pub fn val_error_curve(&self) -> Vec<f64> {
+        self.initial_val_error
+            .into_iter()
+            .chain(self.val_error.iter().copied())
+            .collect()
+    }
+}
+
+/// The number of epochs with the lowest mean validation error over several
+/// runs (e.g. the inner folds of a cross-validation), and that mean.
+///
+/// The curves ([`TrainHistory::val_error_curve`]) are averaged over the
+/// epochs every run reached (early stopping ends them at different
+/// epochs); ties go to the fewest epochs. `None` when a run has no
+/// validation curve or there are no runs.
+///
+/// ```
+/// use rc_nre::{mean_best_epoch, TrainHistory};
+/// let run = |init: f64, errs: &[f64]| TrainHistory {
+///     initial_val_error: Some(init),
+///     val_error: errs.to_vec(),
+///     ..TrainHistory::default()
+/// };
+/// // Means per epoch: 0.30, 0.20, 0.25 (the third epoch of the first run
+/// // is beyond the second run's end).
+/// let a = run(0.3, &[0.1, 0.3, 0.0]);
+/// let b = run(0.3, &[0.3, 0.2]);
+/// let (epochs, err) = mean_best_epoch(&[&a, &b]).unwrap();
+/// assert_eq!(epochs, 1);
+/// assert!((err - 0.2).abs() < 1e-12);
+/// ```
+pub fn mean_best_epoch(runs: &[&TrainHistory]) -> Option<(usize, f64)> {
+    let curves: Vec<Vec<f64>> = runs.iter().map(|h| h.val_error_curve()).collect();
+    let len = curves.iter().map(Vec::len).min()?;
+    let mut best: Option<(usize, f64)> = None;
+    for e in 0..len {
+        let mean = curves.iter().map(|c| c[e]).sum::<f64>() / curves.len() as f64;
+        if best.is_none_or(|(_, b)| mean < b) {
+            best = Some((e, mean));
+        }
+    }
+    best
 }
 
 /// Rows `rows` of `x` into `out` (resized as needed).
@@ -385,6 +441,7 @@ pub fn train<N: Network>(
     };
     let mut best = evaluate(net);
     hist.initial_val_loss = best.map(|b| b.1);
+    hist.initial_val_error = best.map(|b| b.0);
     let mut best_params = best.map(|_| net.params().to_vec());
     let mut stall = 0;
     observer(0, net);

@@ -285,3 +285,36 @@ fn low_level_training_checks_shapes() {
         })
     ));
 }
+
+#[test]
+fn bad_validation_rows_are_errors() {
+    let threshold: Vec<usize> = (0..30).map(|i| usize::from(i >= 15)).collect();
+    let train = with_column((0..30).map(f64::from).collect(), threshold.clone());
+    let mut v: Vec<f64> = (0..30).map(f64::from).collect();
+    v[5] = f64::INFINITY;
+    let val = with_column(v, threshold.clone());
+    assert!(matches!(
+        nre().fit_validated(&train, &val),
+        Err(Error::NonFinite { row: 5, ref feature, .. }) if feature == "bad"
+    ));
+    let narrow = Dataset::new(
+        "narrow",
+        vec![Feature::numeric("good")],
+        vec![(0..30).map(f64::from).collect()],
+        classes(threshold.clone(), 2),
+    )
+    .unwrap();
+    assert!(matches!(
+        nre().fit_validated(&train, &narrow),
+        Err(Error::FeatureMismatch {
+            expected: 2,
+            found: 1
+        })
+    ));
+    let one_class = with_column((0..30).map(f64::from).collect(), vec![1; 30]);
+    assert!(matches!(
+        nre().fit_validated(&train, &one_class),
+        Err(Error::OneClass { .. })
+    ));
+    assert!(nre().fit_validated(&train, &train).is_ok());
+}

@@ -165,3 +165,64 @@ fn uncovered_rows_get_the_training_prior() {
     }
     assert!((0.3..0.7).contains(&model.prior()));
 }
+
+#[test]
+fn refit_grows_the_tree_on_all_rows_and_trains_the_chosen_epochs() {
+    let data = twonorm(800, 21);
+    let params = NreParams::default()
+        .max_depth(3)
+        .max_epochs(40)
+        .refit(true)
+        .seed(4);
+    let model = params.fit(&data).unwrap();
+    let h = model.history();
+    assert_eq!(h.refit_epochs, Some(h.best_epoch));
+    // Exactly: the tree of all rows, trained for `best_epoch` epochs on
+    // all rows with the same batch seed.
+    let mut expect = params.initialize(&data).unwrap();
+    assert_eq!(model.tree(), expect.tree());
+    let all_rows = params
+        .train
+        .clone()
+        .validation_fraction(0.0)
+        .max_epochs(h.best_epoch);
+    expect.train(&data, &all_rows, 4, &mut |_, _| {}).unwrap();
+    assert_eq!(model.network(), expect.network());
+    // Without refitting, the tree never saw the validation rows.
+    let plain = params.clone().refit(false).fit(&data).unwrap();
+    assert_eq!(plain.history().refit_epochs, None);
+    assert_ne!(plain.tree(), model.tree());
+    assert_eq!(plain.history().best_epoch, h.best_epoch);
+}
+
+#[test]
+fn fit_validated_records_the_curve_that_chooses_the_epochs() {
+    let (a, b) = (twonorm(600, 31), twonorm(300, 32));
+    let params = NreParams::default().max_depth(3).max_epochs(30).seed(2);
+    let model = params.fit_validated(&a, &b).unwrap();
+    let init = params.initialize(&a).unwrap();
+    assert_eq!(model.tree(), init.tree());
+    let h = model.history();
+    let curve = h.val_error_curve();
+    assert_eq!(curve.len(), h.epochs + 1);
+    // Epoch 0 is the untrained network scored on the validation rows.
+    let f = init.decision_function(&b).unwrap();
+    let truth = b.labels().unwrap();
+    let wrong = f
+        .iter()
+        .zip(&truth)
+        .filter(|(&f, &t)| usize::from(f > 0.0) != t)
+        .count();
+    assert_eq!(curve[0], wrong as f64 / truth.len() as f64);
+    assert!(curve[h.best_epoch] <= curve[0]);
+    // Two "folds": the chosen epoch is where the mean curve is lowest.
+    let other = params.fit_validated(&b, &a).unwrap();
+    let (e, err) = rc_nre::mean_best_epoch(&[model.history(), other.history()]).unwrap();
+    let c2 = other.history().val_error_curve();
+    assert!(e < curve.len().min(c2.len()));
+    assert_eq!(err, (curve[e] + c2[e]) / 2.0);
+    assert!(err <= (curve[0] + c2[0]) / 2.0);
+    assert!(rc_nre::mean_best_epoch(&[]).is_none());
+    let unvalidated = rc_nre::TrainHistory::default();
+    assert!(rc_nre::mean_best_epoch(&[&unvalidated, h]).is_none());
+}
