@@ -1,7 +1,8 @@
 //! Times one RUG fit (one grid point) per data set and LP backend:
 //! `cargo run -p rc-colgen --release [--features cbc,highs] --example rug_timing -- DEPTH [CAP] DATASET...`.
 //! `RUG_SOLVERS=highs,cbc` restricts the backends timed (default: all built);
-//! `RUG_FORM=primal|rows` switches the LP form handed to the solver.
+//! `RUG_FORM=primal|rows` switches the LP form handed to the solver,
+//! `RUG_POLICY=active|grow` the rules it sees.
 //! Needs the shared data directory (`$RC_DATA_DIR` or ../shared/datasets).
 
 use std::time::Instant;
@@ -37,7 +38,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let shared = SharedData::open(&root)?;
     let mut solvers: Vec<(&str, Box<dyn LpSolver>)> = vec![];
     #[cfg(feature = "highs")]
-    solvers.push(("highs", Box::new(rc_lp::HighsSolver::new())));
+    solvers.push((
+        "highs",
+        Box::new(
+            rc_lp::HighsSolver::new().with_dual_simplex(std::env::var("HIGHS_CHOOSE").is_err()),
+        ),
+    ));
     #[cfg(feature = "cbc")]
     solvers.push(("cbc", Box::new(rc_lp::CbcSolver::new())));
     solvers.push(("minilp", Box::new(MinilpSolver::new())));
@@ -54,10 +60,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let n = data.n_rows();
         let train = data.subset(&(0..n).filter(|i| i % 10 != 0).collect::<Vec<_>>())?;
         for (sname, solver) in &solvers {
-            let params = RugParams::default()
+            let policy = match std::env::var("RUG_POLICY").as_deref() {
+                Ok("active") => rc_cover::ColumnPolicy::Active,
+                Ok("grow") => rc_cover::ColumnPolicy::Grow,
+                _ => rc_cover::ColumnPolicy::All,
+            };
+            let mut params = RugParams::default()
                 .max_depth(depth)
                 .max_rmp_calls(cap)
                 .form(form);
+            params.lp = params.lp.policy(policy);
             let mut oracle = rc_colgen::TreeOracle::new(params.tree_params());
             let t = Instant::now();
             let rec = Recording {
@@ -70,9 +82,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 // the cost of rc-lp's dual recovery.
                 let skip: Box<dyn LpSolver> = match *sname {
                     #[cfg(feature = "highs")]
-                    "highs" => {
-                        Box::new(rc_lp::HighsSolver::new().with_duals(rc_lp::DualMethod::Skip))
-                    }
+                    "highs" => Box::new(
+                        rc_lp::HighsSolver::new()
+                            .with_dual_simplex(std::env::var("HIGHS_CHOOSE").is_err())
+                            .with_duals(rc_lp::DualMethod::Skip),
+                    ),
                     #[cfg(feature = "cbc")]
                     "cbc" => Box::new(rc_lp::CbcSolver::new().with_duals(rc_lp::DualMethod::Skip)),
                     _ => Box::new(MinilpSolver::new().with_duals(rc_lp::DualMethod::Skip)),

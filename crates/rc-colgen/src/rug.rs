@@ -32,7 +32,7 @@
 use serde::{Deserialize, Serialize};
 
 use rc_core::{Dataset, Predict, Predictions, RuleModel};
-use rc_cover::rux::{cost_scale, label_rules, weighted_model, LabeledRule};
+use rc_cover::rux::{cost_scale, default_rux_solver, label_rules, weighted_model, LabeledRule};
 use rc_cover::{CoverageRows, LpForm, RuleCost, RuleLp, RuxParams, Uncovered, WeightedRuleModel};
 use rc_lp::LpSolver;
 use rc_tree::DecisionTreeParams;
@@ -193,11 +193,12 @@ impl RugParams {
     }
 
     /// Runs RUG with the weighted-tree oracle and the default LP solver
-    /// ([`crate::default_lp_solver`]: CBC with feature `cbc`, else minilp).
+    /// ([`rc_cover::rux::default_rux_solver`]: HiGHS (dual simplex) with
+    /// feature `highs`, else CBC with feature `cbc`, else minilp).
     pub fn fit(&self, train: &Dataset) -> Result<RugModel> {
         self.validate()?;
         let mut oracle = TreeOracle::new(self.tree_params());
-        self.fit_with(train, &mut oracle, crate::default_lp_solver().as_ref())
+        self.fit_with(train, &mut oracle, default_rux_solver().as_ref())
     }
 
     /// Runs RUG with a pricing oracle and an LP solver (which must compute
@@ -226,7 +227,8 @@ impl RugParams {
         };
         let mut lp = RuleLp::new(&labels, self.lp.eps, self.lp.coverage)
             .map_err(lp_err(0))?
-            .with_form(self.lp.form);
+            .with_form(self.lp.form)
+            .with_policy(self.lp.policy);
         let first = oracle
             .propose(train, &vec![1.0; labels.len()], 0)
             .map_err(|e| Error::Oracle {

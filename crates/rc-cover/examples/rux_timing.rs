@@ -1,5 +1,5 @@
 //! Times RUX on a shared data set: `cargo run -p rc-cover --release
-//! --example rux_timing [--features cbc,highs] -- DATASET [DEPTH] [TREES] [all|lazy|off] [dual|primal|rows]`.
+//! --example rux_timing [--features cbc,highs] -- DATASET [DEPTH] [TREES] [all|lazy|off] [dual|primal|rows] [all|grow|active]`.
 //! `RUX_SOLVERS=highs,cbc` restricts the backends timed (default: all built).
 //! Needs the shared data directory (`$RC_DATA_DIR` or ../shared/datasets).
 
@@ -10,6 +10,34 @@ use rc_core::{Fit, RuleModel};
 use rc_cover::{CoverageRows, LpForm, RuxParams};
 use rc_lp::{DualMethod, LpSolver, MinilpSolver};
 use rc_tree::RandomForestParams;
+
+/// Times each LP solve of the wrapped solver and, when `skip` is given, the
+/// same LP solved again without duals (their difference is rc-lp's dual
+/// recovery).
+struct Timed<'a> {
+    inner: &'a dyn LpSolver,
+    skip: Option<Box<dyn LpSolver>>,
+}
+
+impl LpSolver for Timed<'_> {
+    fn solve_lp(&self, model: &rc_lp::Model) -> Result<rc_lp::LpSolution, rc_lp::Error> {
+        let t = Instant::now();
+        let r = self.inner.solve_lp(model);
+        let with = t.elapsed().as_secs_f64();
+        if let Some(skip) = &self.skip {
+            let t = Instant::now();
+            skip.solve_lp(model)?;
+            println!(
+                "    LP {} x {}, {} nnz: {with:.3}s, without duals {:.3}s",
+                model.num_rows(),
+                model.num_vars(),
+                model.num_nonzeros(),
+                t.elapsed().as_secs_f64()
+            );
+        }
+        r
+    }
+}
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -25,6 +53,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "primal" => LpForm::Primal,
         "rows" => LpForm::PrimalRows,
         _ => LpForm::Dual,
+    };
+    let policy = match args.get(5).map_or("all", String::as_str) {
+        "grow" => rc_cover::ColumnPolicy::Grow,
+        "active" => rc_cover::ColumnPolicy::Active,
+        _ => rc_cover::ColumnPolicy::All,
     };
     let skip = if form != LpForm::Dual {
         DualMethod::Skip
@@ -53,7 +86,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     #[cfg(feature = "highs")]
     solvers.push((
         "highs",
-        Box::new(rc_lp::HighsSolver::new().with_duals(skip)),
+        Box::new(
+            rc_lp::HighsSolver::new()
+                .with_dual_simplex(std::env::var("HIGHS_CHOOSE").is_err())
+                .with_duals(skip),
+        ),
     ));
     #[cfg(feature = "cbc")]
     solvers.push(("cbc", Box::new(rc_lp::CbcSolver::new().with_duals(skip))));
@@ -66,7 +103,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let pool = rc_core::RuleSource::rule_pool(&rf);
         let cov = rc_core::RuleSource::pool_coverage(&rf, &train)?;
         let labelled = rc_cover::rux::label_rules(pool, &cov, &train)?;
-        let mut lp = rc_cover::RuleLp::new(&train.labels()?, 0.01, coverage)?.with_form(form);
+        let mut lp = rc_cover::RuleLp::new(&train.labels()?, 0.01, coverage)?
+            .with_form(form)
+            .with_policy(policy);
         for (j, r) in labelled.iter().enumerate() {
             lp.add_rule(
                 cov.rows_of(j).to_vec(),
@@ -85,7 +124,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             for d in [DualMethod::Skip, DualMethod::Restricted] {
                 let s: Box<dyn LpSolver> = match *sname {
                     #[cfg(feature = "highs")]
-                    "highs" => Box::new(rc_lp::HighsSolver::new().with_duals(d)),
+                    "highs" => Box::new(
+                        rc_lp::HighsSolver::new()
+                            .with_dual_simplex(std::env::var("HIGHS_CHOOSE").is_err())
+                            .with_duals(d),
+                    ),
                     #[cfg(feature = "cbc")]
                     "cbc" => Box::new(rc_lp::CbcSolver::new().with_duals(d)),
                     _ => Box::new(MinilpSolver::new().with_duals(d)),
@@ -104,11 +147,34 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Ok(());
     }
     for (sname, solver) in &solvers {
+        let skip: Option<Box<dyn LpSolver>> = if std::env::var("RUX_SOLVE_TIMES").is_err() {
+            None
+        } else {
+            match *sname {
+                #[cfg(feature = "highs")]
+                "highs" => Some(Box::new(
+                    rc_lp::HighsSolver::new()
+                        .with_dual_simplex(std::env::var("HIGHS_CHOOSE").is_err())
+                        .with_duals(DualMethod::Skip)
+                        .with_log(std::env::var("RUX_HIGHS_LOG").is_ok()),
+                )),
+                #[cfg(feature = "cbc")]
+                "cbc" => Some(Box::new(
+                    rc_lp::CbcSolver::new().with_duals(DualMethod::Skip),
+                )),
+                _ => Some(Box::new(MinilpSolver::new().with_duals(DualMethod::Skip))),
+            }
+        };
+        let timed = Timed {
+            inner: solver.as_ref(),
+            skip,
+        };
         let t = Instant::now();
         let m = RuxParams::for_forest()
             .coverage(coverage)
             .form(form)
-            .fit_with(&rf, &train, solver.as_ref())?;
+            .policy(policy)
+            .fit_with(&rf, &train, &timed)?;
         let i = m.info();
         println!(
             "{sname:>6}: RUX {:.2}s (LP {:.2}s, {} solves, {} hinge + {} coverage rows, {} nnz): {} rules, objective {:.4}",

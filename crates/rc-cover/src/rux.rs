@@ -28,7 +28,7 @@ use rc_core::{CoverageMatrix, Dataset, PoolRule, Rule, RuleSource};
 use rc_lp::LpSolver;
 
 use crate::error::{Error, Result};
-use crate::rux_lp::{CoverageRows, LpForm, RuleLp, RuleLpSolution};
+use crate::rux_lp::{ColumnPolicy, CoverageRows, LpForm, RuleLp, RuleLpSolution};
 use crate::weighted::{rule_length, Fallback, FitInfo, ScoredRule, WeightedRuleModel};
 
 /// What the cost function of a rule gets to see.
@@ -154,6 +154,12 @@ pub struct RuxParams {
     /// The LP handed to the solver: the dual (4) by default, much faster
     /// for simplex solvers; the optimum is the same.
     pub form: LpForm,
+    /// Which pool rules the LP handed to the solver contains: by default
+    /// all of them (identical duplicates dropped); [`ColumnPolicy::Grow`]
+    /// (column generation over the pool) reaches the same optimum but was
+    /// slower on seed 001's forests (see docs/PERFORMANCE.md).
+    #[serde(default)]
+    pub policy: ColumnPolicy,
 }
 
 impl Default for RuxParams {
@@ -166,6 +172,7 @@ impl Default for RuxParams {
             coverage: CoverageRows::Lazy,
             uncovered: Uncovered::FirstEstimator,
             form: LpForm::Dual,
+            policy: ColumnPolicy::All,
         }
     }
 }
@@ -220,6 +227,12 @@ impl RuxParams {
     /// Sets the LP form handed to the solver.
     pub fn form(mut self, form: LpForm) -> Self {
         self.form = form;
+        self
+    }
+
+    /// Sets which pool rules the LP handed to the solver contains.
+    pub fn policy(mut self, policy: ColumnPolicy) -> Self {
+        self.policy = policy;
         self
     }
 
@@ -299,7 +312,9 @@ impl RuxParams {
                 train.n_rows()
             )));
         }
-        let mut lp = RuleLp::new(&labels, self.eps, self.coverage)?.with_form(self.form);
+        let mut lp = RuleLp::new(&labels, self.eps, self.coverage)?
+            .with_form(self.form)
+            .with_policy(self.policy);
         let labelled = label_rules(rules, coverage, train)?;
         let costs = self.costs(&labelled, 1.0)?;
         let scale = cost_scale(&costs, self.normalize_costs);
@@ -385,11 +400,21 @@ pub fn cost_scale(costs: &[f64], normalize: bool) -> f64 {
     }
 }
 
-/// The default LP solver of RUX and RUG: [`rc_lp::default_lp_solver`], i.e.
-/// HiGHS with feature `highs`, else CBC with feature `cbc`, else minilp (with
-/// duals: the dual LP form reads the weights from them).
+/// The default LP solver of RUX and RUG: the backend of
+/// [`rc_lp::default_lp_solver`], i.e. HiGHS with feature `highs`, else CBC
+/// with feature `cbc`, else minilp (with duals: the dual LP form reads the
+/// weights from them). HiGHS is told to use the dual simplex on cold
+/// solves: left to choose, it runs the primal simplex on the dual form (4)
+/// (its slack basis is primal feasible), which is about 10× slower there.
 pub fn default_rux_solver() -> Box<dyn LpSolver> {
-    rc_lp::default_lp_solver()
+    #[cfg(feature = "highs")]
+    {
+        Box::new(rc_lp::HighsSolver::new().with_dual_simplex(true))
+    }
+    #[cfg(not(feature = "highs"))]
+    {
+        rc_lp::default_lp_solver()
+    }
 }
 
 /// A pool rule with the class it votes for and its training class counts.

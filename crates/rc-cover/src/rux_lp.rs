@@ -35,6 +35,7 @@
 //! optimal for (3). On the data sets of seed 001 only a few percent of
 //! the coverage rows are ever needed.
 
+use std::collections::HashMap;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
@@ -76,7 +77,20 @@ pub enum ColumnPolicy {
     /// data most pool rules keep a positive weight and the repeated
     /// solves cost more than they save (see docs/PERFORMANCE.md).
     Active,
+    /// Column generation over the pool: the first solve sees only a cover
+    /// of the rows (for an ensemble pool, essentially its first tree's
+    /// leaves); after each solve the pool rules with the most negative
+    /// reduced costs (at most [`GROW_BATCH`] per round) join the LP, until
+    /// none prices negative. Rules never leave, so this terminates, and
+    /// the result is optimal for the LP over all rules. On RUX's 200-tree
+    /// forests it was slower than one solve over every rule (the
+    /// restricted LPs soon have almost every hinge class; see
+    /// docs/PERFORMANCE.md), so it is not the default.
+    Grow,
 }
+
+/// The most rules that enter per pricing round of [`ColumnPolicy::Grow`].
+pub const GROW_BATCH: usize = 100;
 
 /// Which LP the solver is given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -180,6 +194,8 @@ pub struct RuleLp {
     working: Vec<bool>,
     /// Rows whose coverage row is in the LP (lazy mode; all in `All`).
     cov_active: Vec<bool>,
+    /// Whether [`RuleLp::solve`] has returned a solution yet.
+    solved: bool,
 }
 
 impl RuleLp {
@@ -222,6 +238,7 @@ impl RuleLp {
             columns: Vec::new(),
             working: Vec::new(),
             cov_active: vec![coverage == CoverageRows::All; n],
+            solved: false,
         })
     }
 
@@ -419,7 +436,13 @@ impl RuleLp {
             return Err(Error::EmptyPool);
         }
         if self.policy == ColumnPolicy::All {
-            self.working.iter_mut().for_each(|w| *w = true);
+            let dup = self.duplicates();
+            for (w, d) in self.working.iter_mut().zip(dup) {
+                *w = !d;
+            }
+        }
+        if self.policy == ColumnPolicy::Grow && !self.solved {
+            self.working.iter_mut().for_each(|w| *w = false);
         }
         self.add_cover_to_working();
         let mut solves = 0;
@@ -430,7 +453,7 @@ impl RuleLp {
             if self.coverage == CoverageRows::Lazy && self.activate_violated(&out.w, &built.agg) {
                 continue;
             }
-            if self.policy == ColumnPolicy::Active
+            if self.policy != ColumnPolicy::All
                 && !out.has_duals()
                 && self.working.iter().any(|w| !w)
             {
@@ -453,6 +476,9 @@ impl RuleLp {
                     continue;
                 }
             }
+            if self.policy == ColumnPolicy::Grow && out.has_duals() && self.enter_priced(&out)? {
+                continue;
+            }
             out.stats = LpStats {
                 hinge_rows: built.agg.n_hinge,
                 coverage_rows: built.agg.n_cov_on,
@@ -466,8 +492,52 @@ impl RuleLp {
                     *wk = wj > 0.0;
                 }
             }
+            self.solved = true;
             return Ok(out);
         }
+    }
+
+    /// Rules identical to another rule (same rows, same class) that costs
+    /// no more and comes first among the cheapest: such a rule's column is
+    /// the other's with a cost at least as high, so some optimum gives it
+    /// weight 0 and its reduced cost is never below the other's. They stay
+    /// out of the LP (an exact reduction; a forest repeats leaves).
+    fn duplicates(&self) -> Vec<bool> {
+        let mut best: HashMap<(usize, &[u32]), usize> = HashMap::new();
+        for (j, c) in self.columns.iter().enumerate() {
+            best.entry((c.label, c.rows.as_slice()))
+                .and_modify(|b| {
+                    if c.cost < self.columns[*b].cost {
+                        *b = j;
+                    }
+                })
+                .or_insert(j);
+        }
+        let mut dup = vec![true; self.columns.len()];
+        for &j in best.values() {
+            dup[j] = false;
+        }
+        dup
+    }
+
+    /// [`ColumnPolicy::Grow`]'s pricing: the rules outside the LP with the
+    /// most negative reduced costs under `sol`'s duals (at most
+    /// [`GROW_BATCH`], ties to the lower index) join it; true if any did.
+    fn enter_priced(&mut self, sol: &RuleLpSolution) -> Result<bool> {
+        let mut priced: Vec<(f64, usize)> = Vec::new();
+        for (j, c) in self.columns.iter().enumerate() {
+            if !self.working[j] {
+                let rc = self.reduced_cost(&c.rows, c.label, c.cost, sol)?;
+                if rc < -PRICING_TOL {
+                    priced.push((rc, j));
+                }
+            }
+        }
+        priced.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        for &(_, j) in priced.iter().take(GROW_BATCH) {
+            self.working[j] = true;
+        }
+        Ok(!priced.is_empty())
     }
 
     /// Makes every row that some rule covers covered by a working rule
@@ -934,6 +1004,28 @@ mod tests {
         assert_eq!(sol.beta.len(), 6);
         // Rows of one hinge class share one dual.
         assert_eq!(sol.beta[4], sol.beta[5]);
+    }
+
+    #[test]
+    fn duplicate_rules_stay_out_of_the_lp() {
+        let labels = [0, 0, 1, 1, 0];
+        let mut one = RuleLp::new(&labels, 0.01, CoverageRows::All).unwrap();
+        one.add_rule(vec![0, 1, 2], 0, 0.5).unwrap();
+        one.add_rule(vec![2, 3, 4], 1, 1.0).unwrap();
+        let mut two = one.clone();
+        // The same rows and class as rule 0, costlier: dominated.
+        two.add_rule(vec![0, 1, 2], 0, 0.8).unwrap();
+        // The same rows as rule 1 but another class: a different column.
+        two.add_rule(vec![2, 3, 4], 0, 1.0).unwrap();
+        let a = one.solve(&MinilpSolver::new()).unwrap();
+        let b = two.solve(&MinilpSolver::new()).unwrap();
+        assert!((a.objective - b.objective).abs() < 1e-9);
+        assert_eq!(b.w[2], 0.0);
+        assert_eq!(b.stats.columns, 3);
+        // Its reduced cost is at least that of the rule it duplicates.
+        let rc0 = two.reduced_cost(two.rows_of(0), 0, 0.5, &b).unwrap();
+        let rc2 = two.reduced_cost(two.rows_of(2), 0, 0.8, &b).unwrap();
+        assert!(rc0 >= -1e-9 && rc2 >= rc0);
     }
 
     #[test]

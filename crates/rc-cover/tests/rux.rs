@@ -148,7 +148,7 @@ fn duals_are_feasible_and_forms_agree_on_forest_pools() {
         for (name, solver) in solvers() {
             for form in FORMS {
                 for coverage in [CoverageRows::All, CoverageRows::Lazy] {
-                    for policy in [ColumnPolicy::All, ColumnPolicy::Active] {
+                    for policy in [ColumnPolicy::All, ColumnPolicy::Active, ColumnPolicy::Grow] {
                         let mut lp = base.clone().with_form(form).with_policy(policy);
                         // Rebuild with the coverage mode under test.
                         let mut fresh = RuleLp::new(&data.labels().unwrap(), 0.01, coverage)

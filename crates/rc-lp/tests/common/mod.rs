@@ -23,6 +23,11 @@ pub fn lp_solvers() -> Vec<(&'static str, Box<dyn LpSolver>)> {
     v.push(("cbc", Box::new(rc_lp::CbcSolver::new())));
     #[cfg(feature = "highs")]
     v.push(("highs", Box::new(rc_lp::HighsSolver::new())));
+    #[cfg(feature = "highs")]
+    v.push((
+        "highs-dual-simplex",
+        Box::new(rc_lp::HighsSolver::new().with_dual_simplex(true)),
+    ));
     v
 }
 
