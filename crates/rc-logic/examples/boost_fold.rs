@@ -4,11 +4,13 @@
 //!
 //! ```text
 //! cargo run --release -p rc-logic --example boost_fold -- \
-//!     ../shared/datasets/relational/uwcse/uwcse fold1 advisedby [--bagging] [--trees N] [--seed S] [--seeds K] [--depth D] [--print] [--dump FILE]
+//!     ../shared/datasets/relational/uwcse/uwcse fold1 advisedby [--bagging] [--trees N] [--seed S] [--seeds K] [--depth D] [--all-matches] [--print] [--dump FILE]
 //! ```
 //! The dataset directory holds `background.txt` and `<fold>/{train,test}`;
 //! pass `-` as the fold for data sets without folds. For cora's extra
 //! targets the modes `samebib(+paper,+paper).` etc. are added.
+//! `--all-matches` turns off BoostSRL's "enough different matches" rule
+//! (`TreeParams::distinct_matches`).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -26,6 +28,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let target = &args[2];
     let bagging = args.iter().any(|a| a == "--bagging");
     let print = args.iter().any(|a| a == "--print");
+    let distinct = !args.iter().any(|a| a == "--all-matches");
     let get = |flag: &str| {
         args.iter()
             .position(|a| a == flag)
@@ -63,12 +66,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let n_seeds = get("--seeds").map(|k| (k > 0).then_some(k as usize));
     let model = if bagging {
         let mut p = BaggingParams::default().n_trees(trees).seed(seed);
+        p.tree = p.tree.distinct_matches(distinct);
         if let Some(k) = n_seeds {
             p.tree = p.tree.n_seeds(k);
         }
         p.fit(&problem)?
     } else {
         let mut p = BoostParams::default().n_trees(trees).seed(seed);
+        p.tree = p.tree.distinct_matches(distinct);
         if let Some(k) = n_seeds {
             p.tree = p.tree.n_seeds(k);
         }

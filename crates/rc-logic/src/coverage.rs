@@ -281,6 +281,129 @@ impl Query {
         undo(bind, &mut scratch.trail, mark);
         out
     }
+
+    /// True when some substitution extending `bind` satisfies the query
+    /// and a condition on the variables `targets` (`bind` is left as it
+    /// was). `decide(bind)` judges a partial binding: `Some(true)` when
+    /// the condition holds whatever the unbound variables become,
+    /// `Some(false)` when it cannot hold any more, `None` when undecided;
+    /// it must decide once every target is bound. Components without a
+    /// target must merely hold; the others are searched most constrained
+    /// literal first (one binding a target on ties), and a branch stops
+    /// as soon as it is decided.
+    pub fn exists_where<S: TupleSource>(
+        &self,
+        store: &S,
+        bind: &mut [u32],
+        targets: &[u32],
+        decide: &dyn Fn(&[u32]) -> Option<bool>,
+        scratch: &mut Scratch,
+    ) -> bool {
+        let mut with_targets: Vec<u16> = Vec::new();
+        for comp in &self.comps {
+            let has = comp
+                .iter()
+                .any(|&i| self.lits[i as usize].vars().any(|v| targets.contains(&v)));
+            if has {
+                with_targets.extend_from_slice(comp);
+                continue;
+            }
+            scratch.rem.clear();
+            scratch.rem.extend_from_slice(comp);
+            let mark = scratch.trail.len();
+            let ok = solve(
+                store,
+                &self.lits,
+                &mut scratch.rem,
+                comp.len(),
+                bind,
+                &mut scratch.trail,
+            );
+            undo(bind, &mut scratch.trail, mark);
+            if !ok {
+                return false;
+            }
+        }
+        let n = with_targets.len();
+        let mark = scratch.trail.len();
+        let ok = search_where(
+            store,
+            &self.lits,
+            &mut with_targets,
+            n,
+            bind,
+            &mut scratch.trail,
+            targets,
+            decide,
+        );
+        undo(bind, &mut scratch.trail, mark);
+        ok
+    }
+}
+
+/// The search of [`Query::exists_where`]: most constrained literal first
+/// (one with an unbound target variable on ties); once the condition is
+/// decided true, one existence check of the rest.
+#[allow(clippy::too_many_arguments)]
+fn search_where<S: TupleSource>(
+    store: &S,
+    body: &[Atom],
+    rem: &mut [u16],
+    n: usize,
+    bind: &mut [u32],
+    trail: &mut Vec<u32>,
+    targets: &[u32],
+    decide: &dyn Fn(&[u32]) -> Option<bool>,
+) -> bool {
+    match decide(bind) {
+        Some(false) => return false,
+        Some(true) => {
+            let mark = trail.len();
+            let ok = solve(store, body, rem, n, bind, trail);
+            undo(bind, trail, mark);
+            return ok;
+        }
+        None => {}
+    }
+    let mut best_i = usize::MAX;
+    let mut best: &[u32] = &[];
+    let mut best_len = usize::MAX;
+    for i in 0..n {
+        let lit = &body[rem[i] as usize];
+        let c = candidates(store, lit, bind);
+        if c.is_empty() {
+            return false;
+        }
+        let opens_target = lit
+            .vars()
+            .any(|v| bind[v as usize] == UNBOUND && targets.contains(&v));
+        if c.len() < best_len || (opens_target && c.len() == best_len) {
+            best_len = c.len();
+            best_i = i;
+            best = c;
+        }
+    }
+    if best_i == usize::MAX {
+        // Nothing left to bind but `decide` did not decide.
+        return false;
+    }
+    rem.swap(best_i, n - 1);
+    let lit = &body[rem[n - 1] as usize];
+    let mut found = false;
+    for &t in best {
+        let mark = trail.len();
+        if bind_tuple(lit, store.tuple(lit.pred, t), bind, trail)
+            && search_where(store, body, rem, n - 1, bind, trail, targets, decide)
+        {
+            found = true;
+        }
+        undo(bind, trail, mark);
+        if found {
+            break;
+        }
+    }
+    rem.swap(best_i, n - 1);
+    found
 }
 
 /// True when some substitution extending `bind` makes every literal of

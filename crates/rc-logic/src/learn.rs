@@ -92,10 +92,28 @@ pub struct TreeParams {
     /// disables the check.
     #[serde(default = "default_max_recall")]
     pub max_recall: f64,
+    /// BoostSRL's "enough different matches" rule (WILL's
+    /// `discardDuplicateLiterals`, on by default): a literal `L` added to
+    /// a clause that already holds literals `M1…Mk` of the same predicate
+    /// (on the tree path or earlier in the node test) is kept only when,
+    /// on at least one seed example it covers (every covered example when
+    /// `n_seeds` is `None`), some proof of the clause grounds `L`
+    /// differently from every `Mi`. WILL adds the test literal
+    /// `procDefinedEnoughDiffMatches(L, M1, …, Mk)` and requires the
+    /// clause's usual seed coverage. Example: on Cora, `author(C, A),
+    /// author(C, B)` only covers `sameauthor(x, x)` examples, where both
+    /// literals ground to the same fact, so BoostSRL never generates it.
+    /// Default true; false turns the rule off.
+    #[serde(default = "default_true")]
+    pub distinct_matches: bool,
 }
 
 fn default_max_recall() -> f64 {
     TreeParams::boostsrl_max_recall(Some(2.0))
+}
+
+fn default_true() -> bool {
+    true
 }
 
 impl Default for TreeParams {
@@ -112,6 +130,7 @@ impl Default for TreeParams {
             length_penalty: 1e-6,
             n_seeds: Some(10),
             max_recall: Self::boostsrl_max_recall(Some(2.0)),
+            distinct_matches: true,
         }
     }
 }
@@ -160,6 +179,11 @@ impl TreeParams {
     /// Sets [`TreeParams::max_recall`].
     pub fn max_recall(mut self, r: f64) -> Self {
         self.max_recall = r;
+        self
+    }
+    /// Sets [`TreeParams::distinct_matches`].
+    pub fn distinct_matches(mut self, on: bool) -> Self {
+        self.distinct_matches = on;
         self
     }
 
@@ -326,6 +350,110 @@ impl Learner<'_> {
         (sse, valid, expandable)
     }
 
+    /// BoostSRL's "enough different matches" rule
+    /// ([`TreeParams::distinct_matches`]): true when `atom` has no
+    /// same-predicate literal in `context`, or when on some covered seed
+    /// (covered row, without seeds) a proof of `context ∧ atom` grounds
+    /// `atom` differently from each of them.
+    fn distinct_ok(
+        &self,
+        context: &[Atom],
+        atom: &Atom,
+        covered: &[u32],
+        seeds: Option<&[u32]>,
+    ) -> bool {
+        if !self.p.distinct_matches {
+            return true;
+        }
+        let same: Vec<&Atom> = context
+            .iter()
+            .filter(|m| m.pred == atom.pred && m.args.len() == atom.args.len())
+            .collect();
+        if same.is_empty() {
+            return true;
+        }
+        let n_head = self.n_head as u32;
+        let mut targets: Vec<u32> = same
+            .iter()
+            .flat_map(|m| m.vars())
+            .chain(atom.vars())
+            .filter(|&v| v >= n_head)
+            .collect();
+        targets.sort_unstable();
+        targets.dedup();
+        let mut lits = context.to_vec();
+        lits.push(atom.clone());
+        let q = Query::with_head(lits, self.n_head);
+        let mut bind = vec![UNBOUND; q.n_vars().max(self.n_head)];
+        let mut scratch = Scratch::new();
+        let rows: Vec<u32> = match seeds {
+            Some(s) => s
+                .iter()
+                .copied()
+                .filter(|r| covered.binary_search(r).is_ok())
+                .collect(),
+            None => covered.to_vec(),
+        };
+        for row in rows {
+            let a = self.args[row as usize];
+            // Terms fixed by the example: constants and head variables.
+            let fixed = |t: &Term| match *t {
+                Term::Const(c) => Some(c.0),
+                Term::Var(v) if v < n_head => Some(a[v as usize]),
+                Term::Var(_) => None,
+            };
+            // Literals that differ from `atom` in every proof (a fixed
+            // position with different values) need no search.
+            let open: Vec<&Atom> =
+                same.iter()
+                    .copied()
+                    .filter(|m| {
+                        !m.args.iter().zip(&atom.args).any(
+                            |(x, y)| matches!((fixed(x), fixed(y)), (Some(p), Some(q)) if p != q),
+                        )
+                    })
+                    .collect();
+            if open.is_empty() {
+                // The row is covered, so the clause has a proof on it.
+                return true;
+            }
+            // Decided once each open literal differs from `atom` at a
+            // bound position (true) or one equals it everywhere (false).
+            let decide = |b: &[u32]| -> Option<bool> {
+                let value = |t: &Term| match *t {
+                    Term::Const(c) => c.0,
+                    Term::Var(v) => b[v as usize],
+                };
+                let mut all = true;
+                for m in &open {
+                    let mut bound = true;
+                    let mut differs = false;
+                    for (x, y) in m.args.iter().zip(&atom.args) {
+                        let (p, q) = (value(x), value(y));
+                        if p == UNBOUND || q == UNBOUND {
+                            bound = false;
+                        } else if p != q {
+                            differs = true;
+                            break;
+                        }
+                    }
+                    if !differs {
+                        if bound {
+                            return Some(false);
+                        }
+                        all = false;
+                    }
+                }
+                all.then_some(true)
+            };
+            bind[..a.len()].copy_from_slice(a);
+            if q.exists_where(self.store, &mut bind, &targets, &decide, &mut scratch) {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Evaluates refinement `r` added to `prefix` (the test so far) below
     /// `path`, on `rows` (all of which satisfy `path ∧ prefix`).
     #[allow(clippy::too_many_arguments)]
@@ -346,9 +474,14 @@ impl Learner<'_> {
         let mut bind = vec![UNBOUND; q.n_vars().max(self.n_head)];
         let mut scratch = Scratch::new();
         let make = |atom: Atom, covered: Vec<u32>| {
+            let (score, mut valid, mut expandable) =
+                self.score(&covered, total, prefix.len() + 1, seeds);
+            if expandable && !self.distinct_ok(&context, &atom, &covered, seeds) {
+                valid = false;
+                expandable = false;
+            }
             let mut lits = prefix.to_vec();
             lits.push(atom);
-            let (score, valid, expandable) = self.score(&covered, total, lits.len(), seeds);
             let mut new_vars = prefix_vars.to_vec();
             new_vars.extend(r.new_vars.iter().copied());
             Cand {

@@ -13,7 +13,11 @@
 //!
 //! Modes without any input argument, and (unless recursion is allowed)
 //! modes of the target itself, are not used. A literal identical to one
-//! already in the clause is skipped.
+//! already in the clause is skipped. The learner drops, in addition, a
+//! literal that on the seed examples only matches the same facts as an
+//! earlier literal of its predicate (BoostSRL's rule, see
+//! [`crate::learn::TreeParams::distinct_matches`]): that depends on the
+//! data, not on the modes.
 
 use crate::data::{Background, Mode};
 use crate::parser::ArgMode;

@@ -2,7 +2,7 @@
 //! substitutions, and θ-subsumption with a brute-force search for θ.
 
 use proptest::prelude::*;
-use rc_logic::coverage::{all_solutions, distinct_values, exists, UNBOUND};
+use rc_logic::coverage::{all_solutions, distinct_values, exists, Query, Scratch, UNBOUND};
 use rc_logic::facts::FactStore;
 use rc_logic::subsume::subsumes;
 use rc_logic::symbols::{Pred, Sym};
@@ -101,6 +101,50 @@ proptest! {
             want.dedup();
             prop_assert_eq!(got, want);
         }
+    }
+
+    /// `Query::exists_where` (BoostSRL's "enough different matches"
+    /// check): is there a solution in which the last literal grounds
+    /// differently from the first?
+    #[test]
+    fn exists_where_equals_brute_force(
+        facts in proptest::collection::vec(arb_fact(), 0..25),
+        body in proptest::collection::vec(arb_atom(5), 2..5),
+        head in proptest::collection::vec(0..N_CONST, 2),
+    ) {
+        let s = store(&facts);
+        let mut bind = vec![UNBOUND; 5];
+        bind[0] = head[0];
+        bind[1] = head[1];
+        let (first, last) = (body[0].clone(), body[body.len() - 1].clone());
+        let ground = |a: &Atom, b: &[u32]| -> Vec<u32> {
+            a.args.iter().map(|t| match *t {
+                Term::Const(c) => c.0,
+                Term::Var(v) => b[v as usize],
+            }).collect()
+        };
+        let brute = all_solutions(&s, &body, &bind)
+            .iter()
+            .any(|b| ground(&first, b) != ground(&last, b));
+        let mut targets: Vec<u32> = first.vars().chain(last.vars()).filter(|&v| v >= 2).collect();
+        targets.sort_unstable();
+        targets.dedup();
+        let q = Query::with_head(body.clone(), 2);
+        let decide = |b: &[u32]| -> Option<bool> {
+            let (f, l) = (ground(&first, b), ground(&last, b));
+            let pairs = || f.iter().zip(&l).filter(|(x, y)| **x != UNBOUND && **y != UNBOUND);
+            if f.len() != l.len() || pairs().any(|(x, y)| x != y) {
+                Some(true)
+            } else if f.iter().chain(&l).all(|&x| x != UNBOUND) {
+                Some(false)
+            } else {
+                None
+            }
+        };
+        let got = q.exists_where(&s, &mut bind, &targets, &decide, &mut Scratch::new());
+        prop_assert_eq!(got, brute);
+        prop_assert_eq!(&bind[..2], &head[..]);
+        prop_assert!(bind[2..].iter().all(|&b| b == UNBOUND));
     }
 
     #[test]

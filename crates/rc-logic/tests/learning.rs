@@ -234,3 +234,91 @@ fn max_recall_rejects_tests_that_cover_almost_everything() {
     assert_eq!(root(&base), "b");
     assert_eq!(root(&base.clone().max_recall(1.0)), "a");
 }
+
+/// BoostSRL's "enough different matches" rule: `author(C, A), author(C, B)`
+/// separates `same(x, x)` from other pairs only through proofs in which
+/// both literals ground to the same fact, so with the rule on (the
+/// default) the learner never uses it there, and with the rule off it is
+/// the root test. When the examples are pairs of co-authors the same test
+/// grounds to two different facts and is kept with the rule on.
+#[test]
+fn distinct_matches_rule_drops_tests_whose_literals_coincide() {
+    use rc_logic::learn::{learn_tree, TrainingSet};
+    use rc_logic::refine::LanguageBias;
+    use rc_logic::tree::Node;
+    use rc_logic::TreeParams;
+    let facts: String = (0..15)
+        .flat_map(|k| {
+            [
+                format!("author(p{k},x{}).\n", 2 * k),
+                format!("author(p{k},x{}).\n", 2 * k + 1),
+            ]
+        })
+        .collect();
+    let bg = "same(+a,+a).\nauthor(-p,+a).\nauthor(+p,-a).\n";
+    // Negatives: pairs from different papers.
+    let neg: String = (0..20)
+        .map(|i| format!("same(x{},x{}).\n", i, (i + 5) % 30))
+        .collect();
+    let reflexive: String = (0..20).map(|i| format!("same(x{i},x{i}).\n")).collect();
+    let coauthors: String = (0..15)
+        .map(|k| format!("same(x{},x{}).\n", 2 * k, 2 * k + 1))
+        .collect();
+    // Does some node test hold two `author` literals that share their
+    // paper variable and bind the two head variables?
+    let pair_tests = |pos: &str, params: &TreeParams| -> usize {
+        let p = Problem::from_texts(
+            (bg, "bk"),
+            "same",
+            SplitText {
+                facts: (&facts, "f"),
+                pos: (pos, "p"),
+                neg: (&neg, "n"),
+            },
+            None,
+        )
+        .unwrap();
+        let bias = LanguageBias::new(&p.background, p.target, p.head_types.clone(), false);
+        let ex = &p.train.examples;
+        let rows: Vec<usize> = (0..ex.len()).collect();
+        let y: Vec<f64> = rows
+            .iter()
+            .map(|&r| f64::from(u8::from(ex.labels[r])))
+            .collect();
+        let data = TrainingSet {
+            store: &p.train.facts,
+            examples: ex,
+            rows: rows.clone(),
+            w: vec![1.0; rows.len()],
+            y,
+            seed: 3,
+        };
+        let t = learn_tree(params, &bias, &p.head(), &data).unwrap();
+        t.nodes
+            .iter()
+            .filter(|n| match n {
+                Node::Test { test, .. } => test.iter().any(|a| {
+                    test.iter().any(|b| {
+                        a.args[0] == b.args[0]
+                            && a.args[1] == Term::Var(0)
+                            && b.args[1] == Term::Var(1)
+                    })
+                }),
+                Node::Leaf { .. } => false,
+            })
+            .count()
+    };
+    let base = TreeParams::default()
+        .max_depth(2)
+        .min_cover(1.0)
+        .min_split(2.0)
+        .max_recall(1.0);
+    for seeds in [None, Some(10)] {
+        let on = base.clone().n_seeds(seeds);
+        let off = on.clone().distinct_matches(false);
+        assert!(on.distinct_matches, "the rule is BoostSRL's default");
+        assert_eq!(pair_tests(&reflexive, &on), 0, "seeds {seeds:?}");
+        assert!(pair_tests(&reflexive, &off) >= 1, "seeds {seeds:?}");
+        assert!(pair_tests(&coauthors, &on) >= 1, "seeds {seeds:?}");
+    }
+}
