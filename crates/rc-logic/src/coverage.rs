@@ -229,17 +229,16 @@ impl Query {
         true
     }
 
-    /// The distinct value tuples of `targets` over the substitutions
-    /// extending `bind` that satisfy the query (at most `limit`).
-    pub fn distinct_values<S: TupleSource>(
+    /// The literals of the components that mention a variable of
+    /// `targets`, after checking that every other component holds under
+    /// `bind` (`None` when one does not; `bind` is left as it was).
+    fn target_literals<S: TupleSource>(
         &self,
         store: &S,
         bind: &mut [u32],
         targets: &[u32],
-        limit: usize,
         scratch: &mut Scratch,
-    ) -> Vec<Vec<u32>> {
-        let mut out = Vec::new();
+    ) -> Option<Vec<u16>> {
         let mut with_targets: Vec<u16> = Vec::new();
         for comp in &self.comps {
             let has = comp
@@ -262,9 +261,26 @@ impl Query {
             );
             undo(bind, &mut scratch.trail, mark);
             if !ok {
-                return out;
+                return None;
             }
         }
+        Some(with_targets)
+    }
+
+    /// The distinct value tuples of `targets` over the substitutions
+    /// extending `bind` that satisfy the query (at most `limit`).
+    pub fn distinct_values<S: TupleSource>(
+        &self,
+        store: &S,
+        bind: &mut [u32],
+        targets: &[u32],
+        limit: usize,
+        scratch: &mut Scratch,
+    ) -> Vec<Vec<u32>> {
+        let mut out = Vec::new();
+        let Some(mut with_targets) = self.target_literals(store, bind, targets, scratch) else {
+            return out;
+        };
         let n = with_targets.len();
         let mark = scratch.trail.len();
         collect(
@@ -299,31 +315,9 @@ impl Query {
         decide: &dyn Fn(&[u32]) -> Option<bool>,
         scratch: &mut Scratch,
     ) -> bool {
-        let mut with_targets: Vec<u16> = Vec::new();
-        for comp in &self.comps {
-            let has = comp
-                .iter()
-                .any(|&i| self.lits[i as usize].vars().any(|v| targets.contains(&v)));
-            if has {
-                with_targets.extend_from_slice(comp);
-                continue;
-            }
-            scratch.rem.clear();
-            scratch.rem.extend_from_slice(comp);
-            let mark = scratch.trail.len();
-            let ok = solve(
-                store,
-                &self.lits,
-                &mut scratch.rem,
-                comp.len(),
-                bind,
-                &mut scratch.trail,
-            );
-            undo(bind, &mut scratch.trail, mark);
-            if !ok {
-                return false;
-            }
-        }
+        let Some(mut with_targets) = self.target_literals(store, bind, targets, scratch) else {
+            return false;
+        };
         let n = with_targets.len();
         let mark = scratch.trail.len();
         let ok = search_where(
