@@ -15,7 +15,7 @@ use crate::decision_tree::fit_weights;
 use crate::error::{Error, Result};
 use crate::params::{AdaBoostAlgorithm, AdaBoostParams, RandomStream};
 use crate::rules::{self, LeafStats};
-use crate::sklearn_random::{forest_tree_seeds, Draws, RandR};
+use crate::sklearn_random::{estimator_seeds, Draws, RandR};
 use crate::splitter::{Scratch, TreeConfig};
 use crate::tree::Tree;
 use rc_core::Rng;
@@ -70,7 +70,7 @@ impl AdaBoostParams {
         let mut row_proba = vec![0.0; n * k];
         // `validate` checked that a scikit-learn seed fits in 32 bits.
         let sk_seeds = if self.tree.random_stream == RandomStream::Sklearn {
-            forest_tree_seeds(self.seed as u32, self.n_estimators)
+            estimator_seeds(self.seed as u32, self.n_estimators)
         } else {
             Vec::new()
         };

@@ -17,7 +17,7 @@ use crate::decision_tree::fit_weights;
 use crate::error::{invalid, Error, Result};
 use crate::params::{RandomForestParams, RandomStream};
 use crate::rules::{self, LeafStats};
-use crate::sklearn_random::{bootstrap_counts, forest_tree_seeds, Draws, RandR};
+use crate::sklearn_random::{bootstrap_counts, estimator_seeds, Draws, RandR};
 use crate::splitter::{Scratch, TreeConfig};
 use crate::tree::Tree;
 use rc_core::Rng;
@@ -61,7 +61,7 @@ impl RandomForestParams {
         let sklearn = self.tree.random_stream == RandomStream::Sklearn;
         // `validate` checked that a scikit-learn seed fits in 32 bits.
         let sk_seeds = if sklearn {
-            forest_tree_seeds(self.seed as u32, self.n_estimators)
+            estimator_seeds(self.seed as u32, self.n_estimators)
         } else {
             Vec::new()
         };

@@ -60,9 +60,10 @@ impl RandR {
     }
 }
 
-/// The `random_state` of each of a forest's `n` trees:
-/// `RandomState(seed).randint(np.iinfo(np.int32).max)`, drawn in order.
-pub(crate) fn forest_tree_seeds(seed: u32, n: usize) -> Vec<u32> {
+/// The `random_state` of each of an ensemble's `n` estimators (forest
+/// trees, AdaBoost rounds): `RandomState(seed).randint(np.iinfo(np.int32).max)`,
+/// drawn in order (scikit-learn's `_set_random_states`).
+pub(crate) fn estimator_seeds(seed: u32, n: usize) -> Vec<u32> {
     let mut mt = Mt19937::new(seed);
     (0..n).map(|_| mt.interval(RAND_R_MAX - 1)).collect()
 }
@@ -94,7 +95,7 @@ mod tests {
     fn splitter_seed_and_forest_seeds_equal_numpy() {
         assert_eq!(RandR::for_tree(25).0, 1_589_671_044);
         assert_eq!(
-            forest_tree_seeds(25, 3),
+            estimator_seeds(25, 3),
             vec![1_589_671_044, 842_096_958, 353_376_730]
         );
     }
