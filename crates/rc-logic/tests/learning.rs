@@ -4,6 +4,7 @@
 
 use rc_core::Rng;
 use rc_logic::data::{Problem, SplitText};
+use rc_logic::learn::TrainingSet;
 use rc_logic::metrics::auc_roc;
 use rc_logic::symbols::Vocabulary;
 use rc_logic::term::{Atom, Term};
@@ -66,6 +67,24 @@ fn problem(seed: u64) -> Problem {
         }),
     )
     .unwrap()
+}
+
+/// Every training example with weight 1 and its 0/1 label as the target.
+fn unit_training_set(p: &Problem, seed: u64) -> TrainingSet<'_> {
+    let ex = &p.train.examples;
+    let rows: Vec<usize> = (0..ex.len()).collect();
+    let y = rows
+        .iter()
+        .map(|&r| f64::from(u8::from(ex.labels[r])))
+        .collect();
+    TrainingSet {
+        store: &p.train.facts,
+        examples: ex,
+        w: vec![1.0; rows.len()],
+        rows,
+        y,
+        seed,
+    }
 }
 
 #[test]
@@ -179,7 +198,7 @@ fn trees_print_in_tilde_form_and_convert_to_decision_lists() {
 /// only when the cap is lifted; with the cap, `b(X)` wins.
 #[test]
 fn max_recall_rejects_tests_that_cover_almost_everything() {
-    use rc_logic::learn::{learn_tree, TrainingSet};
+    use rc_logic::learn::learn_tree;
     use rc_logic::refine::LanguageBias;
     use rc_logic::tree::Node;
     use rc_logic::TreeParams;
@@ -204,20 +223,7 @@ fn max_recall_rejects_tests_that_cover_almost_everything() {
     )
     .unwrap();
     let bias = LanguageBias::new(&p.background, p.target, p.head_types.clone(), false);
-    let ex = &p.train.examples;
-    let rows: Vec<usize> = (0..ex.len()).collect();
-    let y: Vec<f64> = rows
-        .iter()
-        .map(|&r| f64::from(u8::from(ex.labels[r])))
-        .collect();
-    let data = TrainingSet {
-        store: &p.train.facts,
-        examples: ex,
-        rows: rows.clone(),
-        w: vec![1.0; rows.len()],
-        y,
-        seed: 1,
-    };
+    let data = unit_training_set(&p, 1);
     let root = |params: &TreeParams| {
         let t = learn_tree(params, &bias, &p.head(), &data).unwrap();
         match &t.nodes[0] {
@@ -243,7 +249,7 @@ fn max_recall_rejects_tests_that_cover_almost_everything() {
 /// grounds to two different facts and is kept with the rule on.
 #[test]
 fn distinct_matches_rule_drops_tests_whose_literals_coincide() {
-    use rc_logic::learn::{learn_tree, TrainingSet};
+    use rc_logic::learn::learn_tree;
     use rc_logic::refine::LanguageBias;
     use rc_logic::tree::Node;
     use rc_logic::TreeParams;
@@ -279,20 +285,7 @@ fn distinct_matches_rule_drops_tests_whose_literals_coincide() {
         )
         .unwrap();
         let bias = LanguageBias::new(&p.background, p.target, p.head_types.clone(), false);
-        let ex = &p.train.examples;
-        let rows: Vec<usize> = (0..ex.len()).collect();
-        let y: Vec<f64> = rows
-            .iter()
-            .map(|&r| f64::from(u8::from(ex.labels[r])))
-            .collect();
-        let data = TrainingSet {
-            store: &p.train.facts,
-            examples: ex,
-            rows: rows.clone(),
-            w: vec![1.0; rows.len()],
-            y,
-            seed: 3,
-        };
+        let data = unit_training_set(&p, 3);
         let t = learn_tree(params, &bias, &p.head(), &data).unwrap();
         t.nodes
             .iter()
