@@ -20,6 +20,13 @@ fn assert_partition(folds: &[Fold], n: usize) {
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig {
+        // A fixed seed: CI runs the same cases every time (a failing case
+        // stays reproducible); change the seed locally to explore.
+        rng_seed: proptest::test_runner::RngSeed::Fixed(11),
+        ..ProptestConfig::default()
+    })]
+
     #[test]
     fn stratified_folds_are_balanced(
         labels in prop::collection::vec(0usize..4, 10..120),

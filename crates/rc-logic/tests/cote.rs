@@ -453,7 +453,13 @@ fn all_pairs() -> Vec<u32> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(150))]
+    #![proptest_config(ProptestConfig {
+        cases: 150,
+        // A fixed seed: CI runs the same cases every time (a failing case
+        // stays reproducible); change the seed locally to explore.
+        rng_seed: proptest::test_runner::RngSeed::Fixed(14),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn scote_equals_the_ensemble_on_every_example(

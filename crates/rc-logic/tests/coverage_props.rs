@@ -75,7 +75,13 @@ fn brute_subsumes(c: &[Atom], d: &[Atom], n_head: u32, n_vars: u32) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(ProptestConfig {
+        cases: 400,
+        // A fixed seed: CI runs the same cases every time (a failing case
+        // stays reproducible); change the seed locally to explore.
+        rng_seed: proptest::test_runner::RngSeed::Fixed(13),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn coverage_equals_brute_force(

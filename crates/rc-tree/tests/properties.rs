@@ -43,7 +43,13 @@ fn data_strategy() -> impl Strategy<Value = (Vec<Vec<f64>>, Vec<usize>, Vec<f64>
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig {
+        cases: 64,
+        // A fixed seed: CI runs the same cases every time (a failing case
+        // stays reproducible); change the seed locally to explore.
+        rng_seed: proptest::test_runner::RngSeed::Fixed(12),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn integer_weights_equal_duplicated_rows((rows, labels, w) in data_strategy()) {
