@@ -50,6 +50,11 @@ pub struct Table {
     pub columns: Vec<String>,
     /// dataset → method → cell.
     pub rows: BTreeMap<String, BTreeMap<String, Cell>>,
+    /// Absolute difference within which a cell counts as reproduced, in
+    /// the table's own unit (absent: `report::TOLERANCE`, 0.02, for
+    /// accuracies, AUCs and Brier scores; e.g. 1.0 for an error in %).
+    #[serde(default)]
+    pub tolerance: Option<f64>,
 }
 
 /// One paper's transcribed results.

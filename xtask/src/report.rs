@@ -88,6 +88,7 @@ pub fn paper_table(paper_id: &str, table: &Table, suite: &str, records: &[Record
         rule.push_str("---:|");
     }
     let _ = writeln!(out, "{header}\n{rule}");
+    let tolerance = table.tolerance.unwrap_or(TOLERANCE);
     let mut within: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     let mut sums: BTreeMap<&str, (f64, f64, usize)> = BTreeMap::new();
     for d in &datasets {
@@ -109,7 +110,7 @@ pub fn paper_table(paper_id: &str, table: &Table, suite: &str, records: &[Record
                     let d = s.mean - c.mean;
                     let w = within.entry(m.as_str()).or_default();
                     w.1 += 1;
-                    if d.abs() <= TOLERANCE {
+                    if d.abs() <= tolerance {
                         w.0 += 1;
                     }
                     let e = sums.entry(m.as_str()).or_default();
@@ -166,7 +167,7 @@ pub fn paper_table(paper_id: &str, table: &Table, suite: &str, records: &[Record
         if !parts.is_empty() {
             let _ = writeln!(
                 out,
-                "Cells within ±{TOLERANCE} of the paper: {}. Averages are over the data sets with both values.\n",
+                "Cells within ±{tolerance} of the paper: {}. Averages are over the data sets with both values.\n",
                 parts.join(", ")
             );
         }
