@@ -2,7 +2,9 @@
 //! `cargo run -p rc-colgen --release [--features cbc,highs] --example rug_timing -- DEPTH [CAP] DATASET...`.
 //! `RUG_SOLVERS=highs,cbc` restricts the backends timed (default: all built);
 //! `RUG_FORM=primal|rows` switches the LP form handed to the solver,
-//! `RUG_POLICY=active|grow` the rules it sees.
+//! `RUG_POLICY=active|grow` the rules it sees; `RUG_COLD=1` solves every
+//! master LP cold (HiGHS without row warm starts); `RUG_HIGHS_LOG=1`
+//! prints HiGHS's log.
 //! Needs the shared data directory (`$RC_DATA_DIR` or ../shared/datasets).
 
 use std::time::Instant;
@@ -41,7 +43,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     solvers.push((
         "highs",
         Box::new(
-            rc_lp::HighsSolver::new().with_dual_simplex(std::env::var("HIGHS_CHOOSE").is_err()),
+            rc_lp::HighsSolver::new()
+                .with_dual_simplex(std::env::var("HIGHS_CHOOSE").is_err())
+                .with_row_warm_start(std::env::var("RUG_COLD").is_err())
+                .with_log(std::env::var("RUG_HIGHS_LOG").is_ok()),
         ),
     ));
     #[cfg(feature = "cbc")]

@@ -193,8 +193,11 @@ impl RugParams {
     }
 
     /// Runs RUG with the weighted-tree oracle and the default LP solver
-    /// ([`rc_cover::rux::default_rux_solver`]: HiGHS (dual simplex) with
-    /// feature `highs`, else CBC with feature `cbc`, else minilp).
+    /// ([`rc_cover::rux::default_rux_solver`]: HiGHS (dual simplex, each
+    /// round's master LP re-solved warm from the last optimal basis) with
+    /// feature `highs`, else CBC with feature `cbc`, else minilp). The warm
+    /// re-solves reach the same optima as cold ones, but on degenerate LPs
+    /// possibly other optimal vertices, hence other duals and trees.
     pub fn fit(&self, train: &Dataset) -> Result<RugModel> {
         self.validate()?;
         let mut oracle = TreeOracle::new(self.tree_params());

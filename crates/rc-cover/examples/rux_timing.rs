@@ -1,6 +1,8 @@
 //! Times RUX on a shared data set: `cargo run -p rc-cover --release
 //! --example rux_timing [--features cbc,highs] -- DATASET [DEPTH] [TREES] [all|lazy|off] [dual|primal|rows] [all|grow|active]`.
-//! `RUX_SOLVERS=highs,cbc` restricts the backends timed (default: all built).
+//! `RUX_SOLVERS=highs,cbc` restricts the backends timed (default: all built);
+//! `RUX_COLD=1` solves every LP cold (HiGHS without row warm starts, which
+//! matter for the `grow` policy).
 //! Needs the shared data directory (`$RC_DATA_DIR` or ../shared/datasets).
 
 use std::time::Instant;
@@ -89,6 +91,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Box::new(
             rc_lp::HighsSolver::new()
                 .with_dual_simplex(std::env::var("HIGHS_CHOOSE").is_err())
+                .with_row_warm_start(std::env::var("RUX_COLD").is_err())
                 .with_duals(skip),
         ),
     ));

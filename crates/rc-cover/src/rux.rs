@@ -405,11 +405,18 @@ pub fn cost_scale(costs: &[f64], normalize: bool) -> f64 {
 /// with feature `cbc`, else minilp (with duals: the dual LP form reads the
 /// weights from them). HiGHS is told to use the dual simplex on cold
 /// solves: left to choose, it runs the primal simplex on the dual form (4)
-/// (its slack basis is primal feasible), which is about 10× slower there.
+/// (its slack basis is primal feasible), which is about 10× slower there;
+/// and to re-solve models grown by rows warm
+/// ([`rc_lp::HighsSolver::grow_rows`]), which RUG's master LPs are (see
+/// [`crate::rux_lp`]: 2–3× less LP time on the largest data sets).
 pub fn default_rux_solver() -> Box<dyn LpSolver> {
     #[cfg(feature = "highs")]
     {
-        Box::new(rc_lp::HighsSolver::new().with_dual_simplex(true))
+        Box::new(
+            rc_lp::HighsSolver::new()
+                .with_dual_simplex(true)
+                .with_row_warm_start(true),
+        )
     }
     #[cfg(not(feature = "highs"))]
     {

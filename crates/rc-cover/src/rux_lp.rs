@@ -34,6 +34,26 @@
 //! optimal for it; the omitted rows get `γ_i = 0`, which keeps `(β, γ)`
 //! optimal for (3). On the data sets of seed 001 only a few percent of
 //! the coverage rows are ever needed.
+//!
+//! # Warm re-solves of the dual form
+//!
+//! Between two solves of a growing pool (RUG, lazy coverage rows, column
+//! generation over a pool) the dual form (4) gains a row per new rule and
+//! its β columns split as hinge classes refine. The builder keeps every
+//! old class's variable in its old position (a split class keeps it for
+//! the part holding its first row, with the smaller bound) and appends new
+//! classes and rules, so the new model is the old one with rows and
+//! columns appended: HiGHS with
+//! [`HighsSolver::grow_rows`](rc_lp::HighsSolver::grow_rows) re-solves it
+//! from the previous optimal basis with the dual simplex instead of from
+//! scratch. The optimum is the same; in a degenerate LP the optimal vertex
+//! (hence `w` and the duals, and so RUG's next trees) may differ from a
+//! cold solve's. The first solve of a `RuleLp` is always cold (the thread's
+//! warm-start instance is dropped), so the result never depends on other
+//! LPs solved before. (HiGHS keeps one instance per thread: code between two
+//! solves must not run other LP work on the thread, e.g. by waiting in a
+//! rayon join that steals another fit; RUG's tree oracle does not.) Switch
+//! the ordering off with [`RuleLp::with_warm_start`].
 
 use std::collections::HashMap;
 use std::time::Instant;
@@ -196,6 +216,21 @@ pub struct RuleLp {
     cov_active: Vec<bool>,
     /// Whether [`RuleLp::solve`] has returned a solution yet.
     solved: bool,
+    /// Lay out the dual form for warm re-solves (see [`RuleLp::with_warm_start`]).
+    warm: bool,
+    /// Where the last dual-form model put each row's β and γ.
+    layout: Option<Layout>,
+}
+
+/// The variables of the last dual-form model, per training row.
+#[derive(Debug, Clone)]
+struct Layout {
+    /// Variable (column) of each row's hinge class.
+    hinge_col: Vec<u32>,
+    /// Variable of each row's coverage class (`u32::MAX` when not in the LP).
+    cov_col: Vec<u32>,
+    /// Variables of that model.
+    n_vars: usize,
 }
 
 impl RuleLp {
@@ -239,7 +274,23 @@ impl RuleLp {
             working: Vec::new(),
             cov_active: vec![coverage == CoverageRows::All; n],
             solved: false,
+            warm: true,
+            layout: None,
         })
+    }
+
+    /// Switches the warm-start layout of the dual form (on by default; see
+    /// the module documentation). Off, variables follow class order and
+    /// a grown model is never an extension of the last, so every solve is
+    /// cold.
+    pub fn with_warm_start(mut self, on: bool) -> Self {
+        self.warm = on;
+        self
+    }
+
+    /// Whether the dual form is laid out for warm re-solves.
+    pub fn warm_start(&self) -> bool {
+        self.warm
     }
 
     /// Chooses the LP handed to the solver (same optimum either way).
@@ -445,10 +496,32 @@ impl RuleLp {
             self.working.iter_mut().for_each(|w| *w = false);
         }
         self.add_cover_to_working();
+        if !self.solved {
+            // A fresh sequence of solves: never continue from an unrelated
+            // LP this thread solved before (the answer would depend on it).
+            #[cfg(feature = "highs")]
+            rc_lp::HighsSolver::clear_warm_start();
+        }
         let mut solves = 0;
         loop {
             let (built, sol) = self.solve_once(solver)?;
             solves += 1;
+            if self.warm && self.form == LpForm::Dual {
+                let agg = &built.agg;
+                self.layout = Some(Layout {
+                    hinge_col: agg
+                        .hinge_of
+                        .iter()
+                        .map(|&h| built.hinge_ids[h as usize] as u32)
+                        .collect(),
+                    cov_col: agg
+                        .cov_of
+                        .iter()
+                        .map(|&g| built.cov_ids[g as usize].map_or(u32::MAX, |x| x as u32))
+                        .collect(),
+                    n_vars: built.model.num_vars(),
+                });
+            }
             let mut out = self.expand(&built, &sol)?;
             if self.coverage == CoverageRows::Lazy && self.activate_violated(&out.w, &built.agg) {
                 continue;
@@ -705,6 +778,74 @@ impl RuleLp {
         a
     }
 
+    /// Positions of the dual form's variables: β of each hinge class, γ of
+    /// each active coverage class. After a solve of the dual form, a class
+    /// takes the position of the class its first row was in, if no earlier
+    /// class took it, and new classes come after the old ones; so when the
+    /// pool only grew, the model is the last one with rows (rules) and
+    /// columns (split classes) appended and split classes' bounds changed,
+    /// which HiGHS re-solves warm. Otherwise (the first solve, classes that
+    /// merged) hinge classes then coverage classes, in class order.
+    fn var_layout(&self, agg: &Aggregation) -> (Vec<usize>, Vec<Option<usize>>) {
+        let (nh, nc) = (agg.n_hinge, agg.cov_size.len());
+        if let Some(prev) = self.layout.as_ref().filter(|_| self.warm) {
+            let mut first_h = vec![u32::MAX; nh];
+            let mut first_c = vec![u32::MAX; nc];
+            for (i, (&h, &g)) in agg.hinge_of.iter().zip(&agg.cov_of).enumerate() {
+                if first_h[h as usize] == u32::MAX {
+                    first_h[h as usize] = i as u32;
+                }
+                if first_c[g as usize] == u32::MAX {
+                    first_c[g as usize] = i as u32;
+                }
+            }
+            let mut claimed = vec![false; prev.n_vars];
+            let mut pos_h = vec![usize::MAX; nh];
+            let mut pos_c: Vec<Option<usize>> = vec![None; nc];
+            for (h, &i) in first_h.iter().enumerate() {
+                let p = prev.hinge_col[i as usize] as usize;
+                if p < claimed.len() && !claimed[p] {
+                    claimed[p] = true;
+                    pos_h[h] = p;
+                }
+            }
+            for (g, &i) in first_c.iter().enumerate() {
+                let p = prev.cov_col[i as usize] as usize;
+                if agg.cov_on[g] && p < claimed.len() && !claimed[p] {
+                    claimed[p] = true;
+                    pos_c[g] = Some(p);
+                }
+            }
+            if claimed.iter().all(|&c| c) {
+                let mut next = prev.n_vars;
+                for p in pos_h.iter_mut().filter(|p| **p == usize::MAX) {
+                    *p = next;
+                    next += 1;
+                }
+                for (g, p) in pos_c.iter_mut().enumerate() {
+                    if agg.cov_on[g] && p.is_none() {
+                        *p = Some(next);
+                        next += 1;
+                    }
+                }
+                return (pos_h, pos_c);
+            }
+        }
+        let pos_h: Vec<usize> = (0..nh).collect();
+        let mut next = nh;
+        let pos_c = agg
+            .cov_on
+            .iter()
+            .map(|&on| {
+                on.then(|| {
+                    next += 1;
+                    next - 1
+                })
+            })
+            .collect();
+        (pos_h, pos_c)
+    }
+
     /// Builds the aggregated LP in the configured form.
     fn build(&self) -> Result<Built> {
         let lp_err = |e: rc_lp::Error| Error::Solver(e.to_string());
@@ -796,19 +937,33 @@ impl RuleLp {
             LpForm::Dual => {
                 model = Model::maximize();
                 model.set_name("rule_lp_dual");
-                let beta: Vec<VarId> = agg
-                    .mult
-                    .iter()
-                    .map(|&m| model.add_continuous(0.0, m, 1.0))
-                    .collect();
-                hinge_ids = beta.iter().map(|b| b.index()).collect();
-                let mut gamma: Vec<Option<VarId>> = vec![None; n_cov];
-                for (g, on) in agg.cov_on.iter().enumerate() {
-                    if *on {
-                        let x = model.add_continuous(0.0, f64::INFINITY, self.eps);
-                        gamma[g] = Some(x);
-                        cov_ids[g] = Some(x.index());
+                let (pos_h, pos_c) = self.var_layout(&agg);
+                let mut order: Vec<Option<Slot>> = vec![None; pos_h.len() + agg.n_cov_on];
+                for (h, &p) in pos_h.iter().enumerate() {
+                    order[p] = Some(Slot::Hinge(h));
+                }
+                for (g, p) in pos_c.iter().enumerate() {
+                    if let Some(p) = p {
+                        order[*p] = Some(Slot::Cov(g));
                     }
+                }
+                let ids = order
+                    .iter()
+                    .map(|s| match *s {
+                        Some(Slot::Hinge(h)) => Ok(model.add_continuous(0.0, agg.mult[h], 1.0)),
+                        Some(Slot::Cov(_)) => {
+                            Ok(model.add_continuous(0.0, f64::INFINITY, self.eps))
+                        }
+                        None => Err(Error::Solver(
+                            "internal error: a variable position of the dual form is unused".into(),
+                        )),
+                    })
+                    .collect::<Result<Vec<VarId>>>()?;
+                let beta: Vec<VarId> = pos_h.iter().map(|&p| ids[p]).collect();
+                hinge_ids = beta.iter().map(|b| b.index()).collect();
+                let gamma: Vec<Option<VarId>> = pos_c.iter().map(|p| p.map(|p| ids[p])).collect();
+                for (g, x) in gamma.iter().enumerate() {
+                    cov_ids[g] = x.map(|x| x.index());
                 }
                 let mut terms: Vec<(VarId, f64)> = Vec::new();
                 for (j, c) in self.columns.iter().enumerate() {

@@ -181,6 +181,67 @@ fn duals_are_feasible_and_forms_agree_on_forest_pools() {
     }
 }
 
+/// A pool that grows between solves (as in RUG): with the warm-start layout
+/// the dual form is re-solved warm by HiGHS (rows and split classes
+/// appended), and every solve gives the optimum and feasible duals of a cold
+/// solve of the same LP.
+#[test]
+fn warm_re_solves_of_a_growing_pool_match_cold_solves() {
+    let data = twonorm(200, 4);
+    let (full, _) = forest_lp(&data, 12, 3, 4);
+    #[allow(unused_mut)]
+    let mut configs: Vec<(&str, Box<dyn LpSolver>, bool)> = vec![
+        ("minilp, layout", Box::new(MinilpSolver::new()), true),
+        ("minilp, no layout", Box::new(MinilpSolver::new()), false),
+    ];
+    #[cfg(feature = "highs")]
+    {
+        configs.push((
+            "highs, row warm starts",
+            Box::new(
+                rc_lp::HighsSolver::new()
+                    .with_dual_simplex(true)
+                    .with_row_warm_start(true),
+            ),
+            true,
+        ));
+        configs.push((
+            "highs, cold",
+            Box::new(rc_lp::HighsSolver::new().with_warm_start(false)),
+            false,
+        ));
+    }
+    let mut runs: Vec<Vec<f64>> = Vec::new();
+    for (name, solver, layout) in &configs {
+        for coverage in [CoverageRows::Lazy, CoverageRows::All] {
+            let mut lp = RuleLp::new(&data.labels().unwrap(), 0.01, coverage)
+                .unwrap()
+                .with_warm_start(*layout);
+            assert_eq!(lp.warm_start(), *layout);
+            let mut objectives = Vec::new();
+            // The first tree's leaves, then a few leaves at a time.
+            for j in 0..full.n_rules() {
+                lp.add_rule(full.rows_of(j).to_vec(), full.label(j), full.cost(j))
+                    .unwrap();
+                if j >= 7 && (j % 5 == 0 || j + 1 == full.n_rules()) {
+                    let sol = lp
+                        .solve(solver.as_ref())
+                        .unwrap_or_else(|e| panic!("{name} {coverage:?} after rule {j}: {e}"));
+                    check_duals(&lp, &sol, 1e-7);
+                    objectives.push(sol.objective);
+                }
+            }
+            runs.push(objectives);
+        }
+    }
+    for r in &runs[1..] {
+        assert_eq!(r.len(), runs[0].len());
+        for (a, b) in r.iter().zip(&runs[0]) {
+            assert!((a - b).abs() < 1e-6 * (1.0 + b.abs()), "{runs:?}");
+        }
+    }
+}
+
 /// Three Gaussian blobs in two dimensions (a 3-class problem).
 fn three_blobs(n: usize, seed: u64) -> Dataset {
     let mut rng = Rng::new(seed);
@@ -308,7 +369,13 @@ fn multiclass_weights_vote_like_equation_two() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(32))]
+    #![proptest_config(ProptestConfig {
+        cases: 32,
+        // A fixed seed: CI runs the same cases every time (a failing case
+        // stays reproducible); change the seed locally to explore.
+        rng_seed: proptest::test_runner::RngSeed::Fixed(15),
+        ..ProptestConfig::default()
+    })]
 
     /// The summed-weight vote equals the argmax of eq. (2)'s vector form
     /// for any weights, classes and coverage.

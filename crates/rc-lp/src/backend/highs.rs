@@ -19,6 +19,12 @@
 //! new columns leave that basis primal feasible); any other model is loaded
 //! afresh. The copy is compared entry by entry (O(nonzeros)), so a
 //! model changed in any other way is never solved from a stale instance.
+//!
+//! With [`HighsSolver::grow_rows`] on, a model that also gained rows (and
+//! whose old columns gained entries only in those rows, and may have new
+//! bounds) is warm-started too: the instance gets the new bounds, columns and
+//! rows, the new rows' slacks enter the basis, which stays dual feasible, and
+//! the dual simplex continues from it.
 
 use crate::driver::{self, RawLp};
 use crate::error::{catch_backend, Error};
@@ -53,9 +59,18 @@ pub struct HighsSolver {
     /// starting slack basis is primal feasible, e.g. for `max Σβ` over
     /// `Aβ ≤ c`, `0 ≤ β ≤ u` with `c ≥ 0`; on such LPs with many more
     /// columns than rows (RUX's dual form) the dual simplex can be 10×
-    /// faster. Warm re-solves always use the primal simplex. Off by
+    /// faster. Warm re-solves of models grown by columns only use the
+    /// primal simplex (rows grown: the dual simplex). Off by
     /// default.
     pub dual_simplex: bool,
+    /// Also warm-start models that grew by appended *rows* (and appended
+    /// columns), where existing columns may have new bounds and entries in
+    /// the new rows only: the new rows enter with basic slacks, so the
+    /// previous optimal basis stays dual feasible and the dual simplex
+    /// continues from it. Suits a master LP in the dual form, which gains a
+    /// row per generated column (RUG). Off by default (only appended
+    /// columns are warm-started); needs [`HighsSolver::warm_start`].
+    pub grow_rows: bool,
 }
 
 impl Default for HighsSolver {
@@ -66,6 +81,7 @@ impl Default for HighsSolver {
             warm_start: true,
             lp_time_limit: None,
             dual_simplex: false,
+            grow_rows: false,
         }
     }
 }
@@ -93,16 +109,112 @@ fn backend_error(message: String) -> Error {
     }
 }
 
-/// True when `new` is `old` with one or more columns appended. (Re-solving an
-/// unchanged model starts cold, so that an answer never depends on which
-/// unrelated solves ran before on the thread.)
-fn extends(old: &Model, new: &Model) -> bool {
-    let k = old.num_vars();
-    old.sense() == new.sense()
-        && new.num_vars() > k
-        && old.rows() == new.rows()
-        && old.vars() == &new.vars()[..k]
-        && old.cols() == &new.cols()[..k]
+/// How a model grew from the last one solved on the thread.
+struct Growth {
+    /// Rows of the old model (a prefix of the new rows).
+    old_rows: usize,
+    /// Variables of the old model (a prefix of the new variables).
+    old_vars: usize,
+    /// Old variables whose bounds changed.
+    bounds: Vec<usize>,
+}
+
+/// How `new` extends `old`, if it does: one or more columns appended and,
+/// with `rows_too`, rows appended, with old columns' entries in the old rows
+/// unchanged (new entries only in new rows) and their bounds possibly
+/// changed. (Re-solving an unchanged model starts cold, so that an answer
+/// never depends on which unrelated solves ran before on the thread.)
+fn growth(old: &Model, new: &Model, rows_too: bool) -> Option<Growth> {
+    let (m, k) = (old.num_rows(), old.num_vars());
+    if old.sense() != new.sense() || new.num_rows() < m || new.num_vars() < k {
+        return None;
+    }
+    let more_rows = new.num_rows() > m;
+    if (more_rows && !rows_too) || !(new.num_vars() > k || more_rows) {
+        return None;
+    }
+    if old.rows() != &new.rows()[..m] {
+        return None;
+    }
+    let mut bounds = Vec::new();
+    for (j, (a, b)) in old.vars().iter().zip(new.vars()).enumerate() {
+        if a.name != b.name || a.kind != b.kind || a.obj.to_bits() != b.obj.to_bits() {
+            return None;
+        }
+        if a.lower.to_bits() != b.lower.to_bits() || a.upper.to_bits() != b.upper.to_bits() {
+            if !rows_too {
+                return None;
+            }
+            bounds.push(j);
+        }
+        let (oc, nc) = (&old.cols()[j], &new.cols()[j]);
+        if nc.len() < oc.len()
+            || nc[..oc.len()] != oc[..]
+            || nc[oc.len()..].iter().any(|&(r, _)| r.index() < m)
+        {
+            return None;
+        }
+    }
+    Some(Growth {
+        old_rows: m,
+        old_vars: k,
+        bounds,
+    })
+}
+
+/// Handles of the columns `0..n` of a HiGHS instance (the `highs` crate hands
+/// them out only from builders; a column handle is its index).
+fn col_handles(n: usize) -> Vec<highs::Col> {
+    let mut p = highs::RowProblem::default();
+    (0..n).map(|_| p.add_column(0.0, 0.0..=0.0)).collect()
+}
+
+/// Applies `g` to the solved instance `highs` (whose rows are `rows`) so that
+/// it holds `model`: new bounds, new columns, then the new rows with their
+/// entries in every column.
+fn apply_growth(
+    highs: &mut highs::Model,
+    rows: &mut Vec<Row>,
+    model: &Model,
+    g: &Growth,
+) -> Result<(), Error> {
+    let n = model.num_vars();
+    let cols = col_handles(n);
+    for &j in &g.bounds {
+        let (lo, up) = model.relaxed_bounds(j);
+        highs.change_column_bounds(cols[j], lo..=up);
+    }
+    for (j, (col, var)) in model
+        .cols()
+        .iter()
+        .zip(model.vars())
+        .enumerate()
+        .skip(g.old_vars)
+    {
+        let (lo, up) = model.relaxed_bounds(j);
+        let entries = col
+            .iter()
+            .filter(|(r, _)| r.index() < g.old_rows)
+            .map(|&(r, a)| (rows[r.index()], a));
+        highs
+            .try_add_column(var.obj, lo..=up, entries)
+            .map_err(|s| backend_error(format!("could not add column x{j}: {s:?}")))?;
+    }
+    let mut new_rows: Vec<Vec<(highs::Col, f64)>> = vec![Vec::new(); model.num_rows() - g.old_rows];
+    for (j, col) in model.cols().iter().enumerate() {
+        // Entries are sorted by row: the new rows' come last.
+        let first_new = col.partition_point(|(r, _)| r.index() < g.old_rows);
+        for &(r, a) in &col[first_new..] {
+            new_rows[r.index() - g.old_rows].push((cols[j], a));
+        }
+    }
+    for (i, (row, entries)) in model.rows()[g.old_rows..].iter().zip(new_rows).enumerate() {
+        let handle = highs
+            .try_add_row(row.lower..=row.upper, entries)
+            .map_err(|s| backend_error(format!("could not add row r{}: {s:?}", g.old_rows + i)))?;
+        rows.push(handle);
+    }
+    Ok(())
 }
 
 impl HighsSolver {
@@ -132,6 +244,13 @@ impl HighsSolver {
     /// Returns this solver with a wall-clock limit per LP solve.
     pub fn with_lp_time_limit(mut self, limit: Duration) -> Self {
         self.lp_time_limit = Some(limit);
+        self
+    }
+
+    /// Returns this solver with warm starts for models grown by rows too
+    /// (see [`HighsSolver::grow_rows`]).
+    pub fn with_row_warm_start(mut self, on: bool) -> Self {
+        self.grow_rows = on;
         self
     }
 
@@ -269,27 +388,32 @@ impl HighsSolver {
             None
         };
         let mut warm_started = false;
-        let (mut highs, rows) = match warm {
-            Some(w) if w.log == self.log && extends(&w.snapshot, model) => {
+        // Rows appended or bounds changed: the old basis stays dual feasible
+        // (not primal), so the dual simplex continues from it.
+        let mut dual_warm = false;
+        let grown = warm.and_then(|w| {
+            let g = (w.log == self.log)
+                .then(|| growth(&w.snapshot, model, self.grow_rows))
+                .flatten()?;
+            Some((w, g))
+        });
+        let (mut highs, rows) = match grown {
+            Some((w, g)) => {
                 warm_started = true;
-                let (mut highs, rows) = (w.highs, w.rows);
-                let old = w.snapshot.num_vars();
-                for (j, (col, var)) in model.cols().iter().zip(model.vars()).enumerate().skip(old) {
-                    let (lo, up) = model.relaxed_bounds(j);
-                    let entries = col.iter().map(|&(r, a)| (rows[r.index()], a));
-                    highs
-                        .try_add_column(var.obj, lo..=up, entries)
-                        .map_err(|s| backend_error(format!("could not add column x{j}: {s:?}")))?;
-                }
+                dual_warm = g.old_rows < model.num_rows() || !g.bounds.is_empty();
+                let (mut highs, mut rows) = (w.highs, w.rows);
+                apply_growth(&mut highs, &mut rows, model, &g)?;
                 (highs, rows)
             }
-            _ => self.load(model, false, false)?,
+            None => self.load(model, false, false)?,
         };
         Self::set_time_limit(&mut highs, self.lp_time_limit)?;
         // Presolve would discard the previous optimal basis; a warm re-solve
         // runs the simplex from it directly. New columns leave that basis
         // primal feasible, so the primal simplex (strategy 4) continues it.
-        let (presolve, strategy) = if warm_started {
+        let (presolve, strategy) = if dual_warm {
+            ("off", 1)
+        } else if warm_started {
             ("off", 4)
         } else {
             ("choose", self.cold_strategy())
