@@ -87,8 +87,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let t = Instant::now();
     let model = params.fit(&train)?;
     let secs = t.elapsed().as_secs_f64();
-    let tree_test = model.standardizer().transform_dataset(&test)?;
-    let tree_err = error(model.tree().predict_labels(&tree_test)?, &truth);
+    let tree_err = error(model.tree().predict_labels(&test)?, &truth);
     let nre_err = error(model.predict(&test)?.labels().ok_or("no labels")?, &truth);
     let h = model.history();
     println!(
@@ -101,6 +100,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         h.refit_epochs,
         h.initial_val_loss.unwrap_or(f64::NAN),
         h.val_loss.get(h.best_epoch.saturating_sub(1)).copied().unwrap_or(f64::NAN),
+    );
+    // Test rows outside every rule's support (predicted by the prior).
+    let s = model.supports(&test)?;
+    let pred = model.predict_labels(&test)?;
+    let outside: Vec<usize> = (0..test.n_rows())
+        .filter(|&i| s.row(i).iter().all(|&v| v <= 0.0))
+        .collect();
+    let wrong_outside = outside.iter().filter(|&&i| pred[i] != truth[i]).count();
+    println!(
+        "  {} of {} test rows outside every support ({wrong_outside} of them misclassified)",
+        outside.len(),
+        test.n_rows()
     );
     if hidden > 0 {
         let t = Instant::now();

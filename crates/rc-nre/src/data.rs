@@ -138,6 +138,29 @@ impl Standardizer {
         &self.scale
     }
 
+    /// The standardised value `(x − mean)/sd` of `x` on feature `feature`
+    /// — the same arithmetic as [`Standardizer::transform`], so it is
+    /// monotone in `x` — checking that the result is finite (a tree
+    /// threshold far outside the data's range could overflow).
+    pub fn standardize(&self, feature: usize, x: f64) -> Result<f64> {
+        let (Some(&m), Some(&s)) = (self.mean.get(feature), self.scale.get(feature)) else {
+            return Err(crate::error::invalid(
+                "feature",
+                feature,
+                format!("the data has {} features", self.n_features()),
+            ));
+        };
+        let z = (x - m) / s;
+        if !z.is_finite() {
+            return Err(crate::error::invalid(
+                "threshold",
+                x,
+                format!("standardises (mean {m}, sd {s}) to the non-finite value {z} on feature {feature}"),
+            ));
+        }
+        Ok(z)
+    }
+
     /// The standardised values of `columns` of `data`, as an `n ×
     /// columns.len()` matrix, checking that they are finite.
     pub fn transform(&self, data: &Dataset, columns: &[usize]) -> Result<DMatrix<f64>> {
@@ -168,8 +191,7 @@ impl Standardizer {
         Ok(out)
     }
 
-    /// A standardised copy of `data` (all features, same target), for
-    /// growing the tree on standardised values.
+    /// A standardised copy of `data` (all features, same target).
     pub fn transform_dataset(&self, data: &Dataset) -> Result<Dataset> {
         let all: Vec<usize> = (0..data.n_features()).collect();
         let m = self.transform(data, &all)?;

@@ -12,13 +12,32 @@
 //! The paper's prose gives the bias as `±|t|` (positive on a left branch);
 //! that equals Eq. 4 only for `t ≥ 0`, and standardised thresholds are
 //! often negative, so Eq. 4 is what is implemented: only it preserves the
-//! leaf's support. `t` is rc-tree's `rule_threshold` (the float64
+//! leaf's support.
+//!
+//! The tree is grown on the raw features (CART's partition is invariant
+//! under the affine standardisation, and growing it on raw values makes it
+//! exactly the tree rc-tree grows for the same rows and seed) and each
+//! threshold is mapped into standardised space for the network: `t =
+//! (T − mean)/sd`, where `T` is rc-tree's `rule_threshold` (the float64
 //! threshold with `x ≤ T` exactly when the tree sends `x` left).
+//! Floating-point subtraction and division by a positive number are
+//! monotone, so `x ≤ T` implies `z(x) ≤ t` and `x > T` implies `z(x) ≥ t`:
+//! the untrained network covers each row with the rule of the tree's leaf
+//! for it. The tree's left condition `x ≤ T` is closed while Eq. 4's
+//! `H(−z + a)` (with `H(0) = 0`) is open, and standardisation can round a
+//! row with `x ≤ T` onto `z(x) = t` exactly (a test value equal to a
+//! midpoint at 0: `T − x` is then below float64 resolution of `x − mean`),
+//! which would leave the row in no rule; so a left unit's bias is the next
+//! float64 above `t`. Only a row with `x > T` that rounds onto `t` — a
+//! value within float64 rounding of the threshold, which no finite-precision
+//! data set exhibits — is routed differently from the tree (left instead of
+//! right).
 
 use serde::{Deserialize, Serialize};
 
 use rc_tree::Tree;
 
+use crate::data::Standardizer;
 use crate::error::{invalid, Result};
 use crate::network::NeuralRules;
 
@@ -29,8 +48,12 @@ pub struct PathStep {
     pub node: usize,
     /// Feature (column of the training data) it splits.
     pub feature: usize,
-    /// The threshold `T` (`x ≤ T` goes left), on standardised values.
+    /// The threshold `t` (`z ≤ t` goes left) on standardised values: the
+    /// tree's raw threshold `T` mapped as `(T − mean)/sd`.
     pub threshold: f64,
+    /// The tree's threshold `T` on raw values (`x ≤ T` goes left).
+    #[serde(default)]
+    pub raw_threshold: f64,
     /// Whether the path goes to the left child.
     pub left: bool,
 }
@@ -49,9 +72,10 @@ pub struct Encoding {
     pub paths: Vec<Vec<PathStep>>,
 }
 
-/// Encodes the leaves of a binary classification tree (grown on
-/// standardised data) as neural rules.
-pub fn encode_tree(tree: &Tree, deep: bool) -> Result<Encoding> {
+/// Encodes the leaves of a binary classification tree grown on the raw
+/// features as neural rules over the features standardised by
+/// `standardizer` (fitted on the same training data).
+pub fn encode_tree(tree: &Tree, standardizer: &Standardizer, deep: bool) -> Result<Encoding> {
     if tree.n_classes() != 2 {
         return Err(invalid(
             "tree",
@@ -82,10 +106,13 @@ pub fn encode_tree(tree: &Tree, deep: bool) -> Result<Encoding> {
         let mut id = leaf;
         while let Some((p, left)) = parent[id] {
             if let Some(split) = tree.node(p).and_then(|nd| nd.split) {
+                let raw = split.rule_threshold;
+                let threshold = standardizer.standardize(split.feature, raw)?;
                 steps.push(PathStep {
                     node: p,
                     feature: split.feature,
-                    threshold: split.rule_threshold,
+                    threshold,
+                    raw_threshold: raw,
                     left,
                 });
             }
@@ -100,7 +127,7 @@ pub fn encode_tree(tree: &Tree, deep: bool) -> Result<Encoding> {
         for (step, j) in path.iter().zip(network.rule_units(k)) {
             let col = position(step.feature);
             let (w, a) = if step.left {
-                (-1.0, step.threshold)
+                (-1.0, next_up(step.threshold))
             } else {
                 (1.0, -step.threshold)
             };
@@ -122,4 +149,33 @@ pub fn encode_tree(tree: &Tree, deep: bool) -> Result<Encoding> {
         leaves,
         paths,
     })
+}
+
+/// The smallest float64 above `x` (finite `x`; `f64::next_up` needs a newer
+/// compiler than the workspace's minimum).
+fn next_up(x: f64) -> f64 {
+    if x.is_nan() || x == f64::INFINITY {
+        return x;
+    }
+    if x == 0.0 {
+        return f64::from_bits(1);
+    }
+    let b = x.to_bits();
+    f64::from_bits(if x > 0.0 { b + 1 } else { b - 1 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::next_up;
+
+    #[test]
+    fn next_up_is_the_adjacent_float() {
+        for x in [-3.5, -1e-300, -0.0, 0.0, 1e-300, 2.0, 1e300] {
+            let y = next_up(x);
+            assert!(y > x, "{x}");
+            // Nothing lies strictly between x and y.
+            assert!((x + y) / 2.0 == x || (x + y) / 2.0 == y, "{x}");
+        }
+        assert_eq!(next_up(1.0), 1.0 + f64::EPSILON);
+    }
 }

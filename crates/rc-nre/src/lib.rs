@@ -21,7 +21,7 @@
 //! let params = NreParams::default().max_depth(3).seed(7);
 //! let untrained = params.clone().max_epochs(0).fit(&train)?;
 //! let nre = params.fit(&train)?;
-//! let tree_acc = accuracy(nre.tree().predict_labels(&nre.standardizer().transform_dataset(&test)?)?);
+//! let tree_acc = accuracy(nre.tree().predict_labels(&test)?);
 //! let nre_acc = accuracy(nre.predict(&test)?.labels().unwrap());
 //! assert!(nre_acc > tree_acc, "NRE {nre_acc} vs its tree {tree_acc}");
 //! assert!(nre_acc > accuracy(untrained.predict_labels(&test)?));
@@ -37,8 +37,11 @@
 //! - [`NreParams`] fits an [`NreModel`] (Algorithm 1): features are
 //!   standardised with the training mean and standard deviation; a Gini
 //!   tree of depth `max_depth` is grown with rc-tree — Eq. 15's margin
-//!   gain is exactly twice the Gini decrease ([`margin`]); every leaf is
-//!   encoded as a neural rule ([`encode_tree`]: weights ±1 on the split
+//!   gain is exactly twice the Gini decrease ([`margin`]) — on the raw
+//!   values (CART is invariant under the affine standardisation, and so
+//!   the untrained network predicts exactly as rc-tree's CART of the same
+//!   depth and seed), its thresholds mapped into standardised space; every
+//!   leaf is encoded as a neural rule ([`encode_tree`]: weights ±1 on the split
 //!   feature, 0 on every other feature the tree uses, biases as Eq. 4,
 //!   `c_k = (n⁺ − n⁻)/n`); all parameters are trained with Adam
 //!   ([`train()`]). [`NreParams::deep`] adds the second per-rule layer

@@ -58,30 +58,22 @@ fn prepare(params: &NreParams, data: &Dataset) -> Result<Prepared> {
     })
 }
 
-/// Grows the Gini tree (≡ Eq. 15) on rows `rows` of the standardised data.
-fn grow_tree(
-    params: &NreParams,
-    data: &Dataset,
-    z: &DMatrix<f64>,
-    rows: &[usize],
-) -> Result<DecisionTree> {
+/// Grows the Gini tree (≡ Eq. 15) on rows `rows` of the raw features.
+///
+/// Algorithm 1 grows it on standardised values; CART's partition is
+/// invariant under that affine map, so the tree is grown on the raw values
+/// (exactly the tree rc-tree grows for these rows and seed, float32
+/// threshold placement included) and [`encode_tree`] maps its thresholds
+/// into standardised space. Growing it on standardised values instead
+/// places some midpoints differently in floating point (adult, fold 2: one
+/// of 6,513 test rows routed differently from the same-depth CART).
+fn grow_tree(params: &NreParams, data: &Dataset, rows: &[usize]) -> Result<DecisionTree> {
     let sub = data.subset(rows)?;
-    let zr = select_rows(z, rows);
-    let columns = zr
-        .column_iter()
-        .map(|c| c.iter().copied().collect())
-        .collect();
-    let tree_data = Dataset::new(
-        data.name(),
-        data.features().to_vec(),
-        columns,
-        sub.target_view(),
-    )?;
     Ok(DecisionTreeParams::classifier()
         .max_depth(params.max_depth)
         .min_samples_leaf(params.min_samples_leaf)
         .seed(params.seed)
-        .fit(&tree_data)?)
+        .fit(&sub)?)
 }
 
 impl NreParams {
@@ -92,7 +84,7 @@ impl NreParams {
         self.validate()?;
         let prep = prepare(self, data)?;
         let rows: Vec<usize> = (0..data.n_rows()).collect();
-        let tree = grow_tree(self, data, &prep.z, &rows)?;
+        let tree = grow_tree(self, data, &rows)?;
         NreModel::from_parts(self, data, &prep, tree)
     }
 
@@ -113,7 +105,7 @@ impl NreParams {
             derive_seed(self.seed, 1),
         );
         let refit = self.refit && !val_rows.is_empty();
-        let tree = grow_tree(self, data, &prep.z, &fit_rows)?;
+        let tree = grow_tree(self, data, &fit_rows)?;
         let mut model = NreModel::from_parts(self, data, &prep, tree)?;
         let xf = select_columns(&prep.z, &model.inputs);
         let x_fit = select_rows(&xf, &fit_rows);
@@ -144,7 +136,7 @@ impl NreParams {
         // Refit: the tree on every training row, trained for the epoch
         // count the validation rows chose.
         let all: Vec<usize> = (0..data.n_rows()).collect();
-        let tree = grow_tree(self, data, &prep.z, &all)?;
+        let tree = grow_tree(self, data, &all)?;
         let mut full = NreModel::from_parts(self, data, &prep, tree)?;
         let x_all = select_columns(&prep.z, &full.inputs);
         let epochs = model.history.best_epoch;
@@ -191,7 +183,7 @@ impl NreParams {
         self.validate()?;
         let prep = prepare(self, train_data)?;
         let all: Vec<usize> = (0..train_data.n_rows()).collect();
-        let tree = grow_tree(self, train_data, &prep.z, &all)?;
+        let tree = grow_tree(self, train_data, &all)?;
         let mut model = NreModel::from_parts(self, train_data, &prep, tree)?;
         let x = select_columns(&prep.z, &model.inputs);
         let x_val = model.network_inputs(validation)?;
@@ -228,6 +220,21 @@ impl Fit for NreParams {
     }
 }
 
+/// `P(1)` kept strictly on the side of ½ given by the sign of `f`: the
+/// class is `sign f` (notes §1.5), but a row within float64 rounding of a
+/// rule's boundary (e.g. a test value equal to a threshold at 0) has `f`
+/// so small that its probability rounds to exactly ½, which would read as
+/// class 0 whatever the sign.
+fn proba_on_side(p: f64, f: f64) -> f64 {
+    if f > 0.0 && p <= 0.5 {
+        0.5 + f64::EPSILON / 2.0
+    } else if f < 0.0 && p >= 0.5 {
+        0.5 - f64::EPSILON / 4.0
+    } else {
+        p
+    }
+}
+
 fn select_columns(z: &DMatrix<f64>, cols: &[usize]) -> DMatrix<f64> {
     let mut out = DMatrix::zeros(z.nrows(), cols.len());
     for (c, &j) in cols.iter().enumerate() {
@@ -243,7 +250,7 @@ impl NreModel {
         prep: &Prepared,
         tree: DecisionTree,
     ) -> Result<NreModel> {
-        let enc = encode_tree(tree.tree(), params.deep)?;
+        let enc = encode_tree(tree.tree(), &prep.standardizer, params.deep)?;
         Ok(NreModel {
             features: data.features().to_vec(),
             class_names: data.class_names().to_vec(),
@@ -274,8 +281,9 @@ impl NreModel {
         &self.standardizer
     }
 
-    /// The tree the network was initialised from (grown on standardised
-    /// values of the rows used for training).
+    /// The tree the network was initialised from, grown on the raw
+    /// features of the rows used for training (predict with it on raw
+    /// data).
     pub fn tree(&self) -> &DecisionTree {
         &self.tree
     }
@@ -421,8 +429,9 @@ impl NreModel {
             .collect())
     }
 
-    /// Probability of class 1 for every row: `loss.proba(f)`, or the
-    /// training prior for a row no rule covers.
+    /// Probability of class 1 for every row: `loss.proba(f)` (kept strictly
+    /// above ½ when `f > 0` and below when `f < 0`, so the class is `sign
+    /// f`), or the training prior for a row no rule covers.
     pub fn predict_positive(&self, data: &Dataset) -> Result<Vec<f64>> {
         let x = self.network_inputs(data)?;
         let n = x.nrows();
@@ -439,7 +448,7 @@ impl NreModel {
             for (i, &f) in self.network.scores(&cache).iter().enumerate() {
                 let covered = s.row(i).iter().any(|&v| v > 0.0);
                 out.push(if covered {
-                    self.loss.proba(f)
+                    proba_on_side(self.loss.proba(f), f)
                 } else {
                     self.prior
                 });

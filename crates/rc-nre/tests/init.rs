@@ -3,8 +3,9 @@
 use proptest::prelude::*;
 
 use rc_core::generate::{ringnorm, rotated_xor, twonorm};
-use rc_core::{Dataset, Feature, Target};
+use rc_core::{Dataset, Feature, Fit, Target};
 use rc_nre::{NreModel, NreParams};
+use rc_tree::DecisionTreeParams;
 
 /// Checks, on every row of `data`: exactly one rule is active (the leaf
 /// supports are disjoint and cover the training rows), it is the rule of
@@ -12,8 +13,7 @@ use rc_nre::{NreModel, NreParams};
 /// value `n⁺ − n⁻` wherever that is non-zero. Returns how many rows had a
 /// non-zero leaf value (the rows whose sign was checked).
 fn check_agreement(model: &NreModel, data: &Dataset) -> usize {
-    let z = model.standardizer().transform_dataset(data).unwrap();
-    let leaves = model.tree().apply(&z).unwrap();
+    let leaves = model.tree().apply(data).unwrap();
     let f = model.decision_function(data).unwrap();
     let s = model.supports(data).unwrap();
     let tree = model.tree().tree();
@@ -82,9 +82,22 @@ fn encoding_follows_eq4() {
         "standardised threshold {}",
         step.threshold
     );
+    // The tree is grown on raw values (threshold 9.5, up to float32
+    // rounding) and its threshold mapped to standardised space.
+    assert!((step.raw_threshold - 9.5).abs() < 1e-6, "{step:?}");
+    assert_eq!(
+        step.threshold,
+        model
+            .standardizer()
+            .standardize(0, step.raw_threshold)
+            .unwrap()
+    );
     // Left rule: w = −1, a = +t; right rule: w = +1, a = −t (not ±|t|).
     assert_eq!(net.unit_weights(0), &[-1.0]);
-    assert_eq!(net.unit_bias(0), step.threshold);
+    // (The left bias is the next float above t: the tree's `x ≤ T` is
+    // closed, H(−z + a) with H(0) = 0 open.)
+    assert!(net.unit_bias(0) > step.threshold);
+    assert!(net.unit_bias(0) - step.threshold <= f64::EPSILON * step.threshold.abs());
     assert_eq!(net.unit_weights(1), &[1.0]);
     assert_eq!(net.unit_bias(1), -step.threshold);
     // c_k = (n⁺ − n⁻)/n of the leaves: all 'a' on the left, all 'b' right.
@@ -152,4 +165,66 @@ fn agreement_holds_on_a_nearly_balanced_stump() {
     let data = rotated_xor(150, 3, 0.25 * (2715 % 7) as f64, 2715);
     let model = NreParams::default().max_depth(1).initialize(&data).unwrap();
     check_agreement(&model, &data);
+}
+
+/// `data` with every feature mapped to an integer grid: `2·round(3x)`, plus
+/// `odd` (so `odd = 1` puts values on the training grid's midpoints).
+fn on_grid(data: &Dataset, odd: f64) -> Dataset {
+    let columns = (0..data.n_features())
+        .map(|j| {
+            data.column(j)
+                .iter()
+                .map(|v| 2.0 * (3.0 * v).round() + odd)
+                .collect()
+        })
+        .collect();
+    Dataset::new(
+        data.name(),
+        data.features().to_vec(),
+        columns,
+        data.target_view(),
+    )
+    .unwrap()
+}
+
+/// Issue 10: with integer-valued features, test values sit exactly on the
+/// tree's midpoint thresholds. The untrained network must still predict
+/// exactly as CART of the same depth and seed (the suite's DT), row for
+/// row, covering every row: the tree is grown on raw values and its
+/// thresholds mapped monotonically into standardised space.
+#[test]
+fn untrained_network_predicts_as_cart_of_the_same_depth() {
+    for (seed, depth) in [(1u64, 4usize), (2, 6), (3, 8)] {
+        let train = on_grid(&twonorm(800, seed), 0.0);
+        let base = twonorm(400, seed + 100);
+        for test in [on_grid(&base, 0.0), on_grid(&base, 1.0)] {
+            let cart = DecisionTreeParams::classifier()
+                .max_depth(depth)
+                .seed(seed)
+                .fit(&train)
+                .unwrap();
+            let nre = NreParams::default()
+                .max_depth(depth)
+                .seed(seed)
+                .max_epochs(0)
+                .validation_fraction(0.0)
+                .fit(&train)
+                .unwrap();
+            assert_eq!(nre.tree(), &cart);
+            assert_eq!(
+                nre.predict_labels(&test).unwrap(),
+                cart.predict_labels(&test).unwrap(),
+                "seed {seed}, depth {depth}"
+            );
+            // The harness reads classes from the probabilities (argmax).
+            assert_eq!(
+                rc_core::Predict::predict(&nre, &test).unwrap().labels(),
+                Some(cart.predict_labels(&test).unwrap())
+            );
+            let covered = nre.supports(&test).unwrap();
+            for i in 0..test.n_rows() {
+                assert!(covered.row(i).iter().any(|&v| v > 0.0), "row {i}");
+            }
+        }
+    }
 }

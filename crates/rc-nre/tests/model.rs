@@ -11,8 +11,7 @@ fn error(labels: Vec<usize>, data: &Dataset) -> f64 {
 }
 
 fn tree_error(model: &NreModel, test: &Dataset) -> f64 {
-    let z = model.standardizer().transform_dataset(test).unwrap();
-    error(model.tree().predict_labels(&z).unwrap(), test)
+    error(model.tree().predict_labels(test).unwrap(), test)
 }
 
 #[test]
