@@ -11,6 +11,7 @@ use rc_core::{Dataset, Fit, Target};
 use crate::binarize::{Binarizer, BinaryMatrix};
 use crate::error::{Error, Result};
 use crate::glm::{self, Column, GlmFit, GlmProblem, GlmSettings, Loss};
+use crate::gram::Gram;
 use crate::literal::Conjunction;
 use crate::model::{FitInfo, GlrmModel, LinearTerm, StopReason, Term, WeightedTerm};
 use crate::params::{check_lambdas, GlrmParams, Pricing, RuleSpace};
@@ -124,6 +125,8 @@ pub(crate) struct Engine {
     pub intercept: f64,
     pub coef: Vec<f64>,
     pub warm: bool,
+    /// The working set's Gram matrix (squared loss only), grown with it.
+    gram: Option<Gram>,
 }
 
 impl Engine {
@@ -143,7 +146,11 @@ impl Engine {
             intercept: 0.0,
             coef: Vec::new(),
             warm: false,
+            gram: None,
         };
+        if e.target.loss == Loss::Squared && params.gram_master {
+            e.gram = Some(Gram::new(&e.target.y));
+        }
         if params.linear_terms {
             for s in e.binarizer.standardizers().to_vec() {
                 let term = LinearTerm {
@@ -183,7 +190,16 @@ impl Engine {
             penalties,
         };
         let warm = self.warm.then_some((self.intercept, self.coef.as_slice()));
-        let fit = glm::solve(&problem, warm, settings)?;
+        // Squared loss: Gram-matrix coordinate descent; should it miss the
+        // KKT tolerance, the general solver takes over from the same start.
+        let gram_fit = self.gram.as_mut().and_then(|gram| {
+            gram.extend(&self.columns, &self.target.y);
+            gram.solve(&problem, warm.map(|(_, c)| c), settings).ok()
+        });
+        let fit = match gram_fit {
+            Some(fit) => fit,
+            None => glm::solve(&problem, warm, settings)?,
+        };
         self.intercept = fit.intercept;
         self.coef = fit.coef.clone();
         self.warm = true;
@@ -355,10 +371,12 @@ impl Engine {
             };
             let start: Vec<f64> = selected.iter().map(|&k| fit.coef[k]).collect();
             // Newton with a dense Hessian for up to DENSE_REFIT columns, else
+            // (squared loss) the same problem on the Gram matrix, else
             // coordinate descent with a vanishing L1 penalty (AIX360 refits
             // with C = 1/eps); a ridge of DEBIAS_RIDGE keeps the refit finite
             // on separable data. On failure the regularised coefficients are
             // kept.
+            let gram = self.gram.as_ref().filter(|g| g.len() == self.columns.len());
             let refit = if columns.len() <= DENSE_REFIT {
                 glm::solve_smooth(
                     &problem,
@@ -366,6 +384,10 @@ impl Engine {
                     Some((fit.intercept, &start)),
                     &params.glm,
                 )
+            } else if let Some(gram) = gram {
+                // Squared loss: the same ridge-safeguarded least squares as
+                // the dense Newton refit, solved on the Gram matrix.
+                gram.refit(&selected, DEBIAS_RIDGE, &problem)
             } else {
                 let tiny = vec![1e-6 / self.target.y.len() as f64; columns.len()];
                 let problem = GlmProblem {

@@ -108,9 +108,18 @@ impl Column {
         }
     }
 
+    /// `Σ_i a_i`.
+    #[inline]
+    pub(crate) fn sum(&self) -> f64 {
+        match self {
+            Column::Binary(rows) => rows.len() as f64,
+            Column::Dense(a) => a.iter().sum(),
+        }
+    }
+
     /// `out_i += t · a_i`.
     #[inline]
-    fn axpy(&self, t: f64, out: &mut [f64]) {
+    pub(crate) fn axpy(&self, t: f64, out: &mut [f64]) {
         match self {
             Column::Binary(rows) => rows.iter().for_each(|&i| out[i as usize] += t),
             Column::Dense(a) => out.iter_mut().zip(a).for_each(|(o, a)| *o += t * a),
@@ -299,6 +308,11 @@ impl GlmProblem<'_> {
 pub fn objective(problem: &GlmProblem, intercept: f64, coef: &[f64]) -> f64 {
     let eta = problem.eta(intercept, coef);
     problem.mean_loss(&eta) + problem.penalty(coef)
+}
+
+/// The objective at the linear predictor `eta` of `coef`.
+pub(crate) fn objective_at(problem: &GlmProblem, eta: &[f64], coef: &[f64]) -> f64 {
+    problem.mean_loss(eta) + problem.penalty(coef)
 }
 
 /// The largest violation of the KKT conditions (see the module
@@ -935,7 +949,7 @@ pub fn solve_smooth(
 
 /// Solves `H x = b` for a symmetric positive (semi)definite `H` by Cholesky,
 /// adding a growing diagonal jitter when a pivot is not positive.
-fn cholesky_solve(h: &[f64], dim: usize, b: &[f64]) -> Option<Vec<f64>> {
+pub(crate) fn cholesky_solve(h: &[f64], dim: usize, b: &[f64]) -> Option<Vec<f64>> {
     let scale = (0..dim)
         .map(|k| h[k * dim + k].abs())
         .fold(0.0f64, f64::max)

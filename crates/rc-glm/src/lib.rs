@@ -42,7 +42,10 @@
 //!   deciles, `x == v` / `x != v`, missing-value indicators, standardised
 //!   numeric features for the "N" variants.
 //! * [`glm`]: the L1 GLM solver (proximal Newton with coordinate descent
-//!   and active sets), converging to a stated KKT tolerance.
+//!   and active sets), converging to a stated KKT tolerance; column
+//!   generation with the squared loss solves its restricted master on the
+//!   working set's Gram matrix, grown by one row per generated column
+//!   (same KKT test, checked from scratch).
 //! * [`pricing`]: the heuristic beam search (Sec. 4) and the exact IP (9)
 //!   through [`rc_lp::MipSolver`].
 //! * [`GlrmParams`]: LR1, LRR, LR1N, LRRN (and the linear-regression
@@ -70,6 +73,7 @@ mod bits;
 mod colgen;
 pub mod error;
 pub mod glm;
+mod gram;
 pub mod literal;
 pub mod model;
 pub mod params;

@@ -81,6 +81,12 @@ pub struct GlrmParams {
     /// Force a loss (`None`: logistic for two classes, squared for a real
     /// target).
     pub loss: Option<Loss>,
+    /// Solve the squared-loss master on the working set's Gram matrix
+    /// (true; coordinate descent with a KKT check from scratch, the general
+    /// proximal-Newton solver taking over if it misses the tolerance). False
+    /// keeps every loss on the general solver (the same optimum, slower;
+    /// kept for comparisons).
+    pub gram_master: bool,
 }
 
 impl Default for GlrmParams {
@@ -103,6 +109,7 @@ impl Default for GlrmParams {
             debias_threshold: 1e-5,
             glm: GlmSettings::default(),
             loss: None,
+            gram_master: true,
         }
     }
 }
@@ -236,6 +243,13 @@ impl GlrmParams {
     /// Forces the loss.
     pub fn loss(mut self, loss: Option<Loss>) -> Self {
         self.loss = loss;
+        self
+    }
+
+    /// Solves the squared-loss master on the Gram matrix (true, the
+    /// default) or on the general solver (false).
+    pub fn gram_master(mut self, on: bool) -> Self {
+        self.gram_master = on;
         self
     }
 

@@ -316,3 +316,32 @@ fn bad_input_gives_typed_errors() {
         Err(Error::NonFiniteFeature { .. })
     ));
 }
+
+/// Column generation with the squared loss (restricted master on the Gram
+/// matrix): every point of a path ends at a KKT point of its restricted
+/// master, and the objective falls as the penalties fall and the working
+/// set grows.
+#[test]
+fn squared_loss_path_ends_at_kkt_points() {
+    let data = regression_data(400, 5);
+    let params = GlrmParams::lrr().debias(false);
+    let path: Vec<(f64, f64)> = [0.05, 0.01, 0.002, 0.0005]
+        .iter()
+        .map(|&l| (l, 0.2 * l))
+        .collect();
+    let models = params.fit_path(&data, &path).unwrap();
+    for w in models.windows(2) {
+        assert!(w[1].info().objective <= w[0].info().objective + 1e-12);
+    }
+    for m in &models {
+        let info = m.info();
+        assert!(
+            info.kkt_violation <= params.glm.kkt_tol,
+            "λ0 {}: KKT violation {}",
+            info.lambda0,
+            info.kkt_violation
+        );
+        assert!(info.working_set >= m.terms().len());
+    }
+    assert!(models[3].terms().len() > models[0].terms().len());
+}
