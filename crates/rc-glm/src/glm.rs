@@ -334,8 +334,10 @@ pub fn kkt_violation(problem: &GlmProblem, intercept: f64, coef: &[f64]) -> f64 
     worst
 }
 
+/// How far coefficient `b` with gradient `g` and penalty `lambda` is from
+/// its KKT condition.
 #[inline]
-fn coordinate_violation(g: f64, b: f64, lambda: f64) -> f64 {
+pub(crate) fn coordinate_violation(g: f64, b: f64, lambda: f64) -> f64 {
     if b > 0.0 {
         (g + lambda).abs()
     } else if b < 0.0 {
@@ -345,8 +347,9 @@ fn coordinate_violation(g: f64, b: f64, lambda: f64) -> f64 {
     }
 }
 
+/// The soft-thresholding operator `sign(u)·max(|u| − lambda, 0)`.
 #[inline]
-fn soft_threshold(u: f64, lambda: f64) -> f64 {
+pub(crate) fn soft_threshold(u: f64, lambda: f64) -> f64 {
     if u > lambda {
         u - lambda
     } else if u < -lambda {

@@ -24,7 +24,9 @@
 //! [`glm::solve`].
 
 use crate::error::{Error, Result};
-use crate::glm::{self, Column, GlmFit, GlmProblem, GlmSettings, Loss};
+use crate::glm::{
+    self, coordinate_violation, soft_threshold, Column, GlmFit, GlmProblem, GlmSettings, Loss,
+};
 
 /// Coordinate-descent sweeps between two support steps.
 const SWEEPS_PER_SUPPORT_STEP: usize = 10;
@@ -454,28 +456,6 @@ fn cholesky_solve(h: &mut [f64], dim: usize, b: &[f64]) -> Option<Vec<f64>> {
         x[i] = s / h[i * dim + i];
     }
     Some(x)
-}
-
-#[inline]
-fn coordinate_violation(g: f64, b: f64, lambda: f64) -> f64 {
-    if b > 0.0 {
-        (g + lambda).abs()
-    } else if b < 0.0 {
-        (g - lambda).abs()
-    } else {
-        (g.abs() - lambda).max(0.0)
-    }
-}
-
-#[inline]
-fn soft_threshold(u: f64, lambda: f64) -> f64 {
-    if u > lambda {
-        u - lambda
-    } else if u < -lambda {
-        u + lambda
-    } else {
-        0.0
-    }
 }
 
 #[cfg(test)]
