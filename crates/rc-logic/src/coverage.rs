@@ -100,6 +100,36 @@ fn undo(bind: &mut [u32], trail: &mut Vec<u32>, mark: usize) {
     }
 }
 
+/// The most constrained of the first `n` literals of `rem` (fewest
+/// candidate tuples under `bind`; on ties the later one for which
+/// `prefer` holds), as its position in `rem` and its candidates; `None`
+/// when some of them has no candidate, i.e. the branch fails. `n ≥ 1`.
+fn most_constrained<'s, S: TupleSource>(
+    store: &'s S,
+    body: &[Atom],
+    rem: &[u16],
+    n: usize,
+    bind: &[u32],
+    prefer: impl Fn(&Atom) -> bool,
+) -> Option<(usize, &'s [u32])> {
+    let mut best_i = 0;
+    let mut best: &[u32] = &[];
+    let mut best_len = usize::MAX;
+    for (i, &r) in rem[..n].iter().enumerate() {
+        let lit = &body[r as usize];
+        let c = candidates(store, lit, bind);
+        if c.is_empty() {
+            return None;
+        }
+        if c.len() < best_len || (c.len() == best_len && prefer(lit)) {
+            best_len = c.len();
+            best_i = i;
+            best = c;
+        }
+    }
+    Some((best_i, best))
+}
+
 /// Backtracking over the literals `rem[..n]` (indices into `body`).
 fn solve<S: TupleSource>(
     store: &S,
@@ -112,20 +142,9 @@ fn solve<S: TupleSource>(
     if n == 0 {
         return true;
     }
-    let mut best_i = 0;
-    let mut best: &[u32] = &[];
-    let mut best_len = usize::MAX;
-    for i in 0..n {
-        let c = candidates(store, &body[rem[i] as usize], bind);
-        if c.is_empty() {
-            return false;
-        }
-        if c.len() < best_len {
-            best_len = c.len();
-            best_i = i;
-            best = c;
-        }
-    }
+    let Some((best_i, best)) = most_constrained(store, body, rem, n, bind, |_| false) else {
+        return false;
+    };
     rem.swap(best_i, n - 1);
     let lit = &body[rem[n - 1] as usize];
     for &t in best {
@@ -359,28 +378,17 @@ fn search_where<S: TupleSource>(
         }
         None => {}
     }
-    let mut best_i = usize::MAX;
-    let mut best: &[u32] = &[];
-    let mut best_len = usize::MAX;
-    for i in 0..n {
-        let lit = &body[rem[i] as usize];
-        let c = candidates(store, lit, bind);
-        if c.is_empty() {
-            return false;
-        }
-        let opens_target = lit
-            .vars()
-            .any(|v| bind[v as usize] == UNBOUND && targets.contains(&v));
-        if c.len() < best_len || (opens_target && c.len() == best_len) {
-            best_len = c.len();
-            best_i = i;
-            best = c;
-        }
-    }
-    if best_i == usize::MAX {
+    if n == 0 {
         // Nothing left to bind but `decide` did not decide.
         return false;
     }
+    let opens_target = |lit: &Atom| {
+        lit.vars()
+            .any(|v| bind[v as usize] == UNBOUND && targets.contains(&v))
+    };
+    let Some((best_i, best)) = most_constrained(store, body, rem, n, bind, opens_target) else {
+        return false;
+    };
     rem.swap(best_i, n - 1);
     let lit = &body[rem[n - 1] as usize];
     let mut found = false;
@@ -443,20 +451,9 @@ fn collect<S: TupleSource>(
     if n == 0 {
         return;
     }
-    let mut best_i = 0;
-    let mut best: &[u32] = &[];
-    let mut best_len = usize::MAX;
-    for i in 0..n {
-        let c = candidates(store, &body[rem[i] as usize], bind);
-        if c.is_empty() {
-            return;
-        }
-        if c.len() < best_len {
-            best_len = c.len();
-            best_i = i;
-            best = c;
-        }
-    }
+    let Some((best_i, best)) = most_constrained(store, body, rem, n, bind, |_| false) else {
+        return;
+    };
     rem.swap(best_i, n - 1);
     let lit = &body[rem[n - 1] as usize];
     for &t in best {
