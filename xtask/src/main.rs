@@ -155,7 +155,18 @@ fn bench(args: &BenchArgs) -> Result<()> {
             "no jobs to run (check --datasets, --methods and the suite names)".into(),
         ));
     }
-    eprintln!("{} jobs on {} suite(s)", jobs.len(), chosen.len());
+    eprintln!(
+        "{} jobs on {} suite(s); solvers of this build: {}",
+        jobs.len(),
+        chosen.len(),
+        meta::solvers()
+    );
+    if meta::lp_backend() == "minilp" {
+        eprintln!(
+            "note: built without HiGHS or CBC, so every LP runs on minilp (slow on large data); \
+             build with `--features highs,cbc` for the fast backends"
+        );
+    }
     let started = std::time::Instant::now();
     let out = args
         .out
