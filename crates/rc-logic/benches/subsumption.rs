@@ -7,7 +7,11 @@
 //! - `subsumption/uwcse_group_pairs`: θ-subsumption between every pair of
 //!   predicate groups of the clauses (CoTE's SM matrix);
 //! - `subsumption/uwcse_clause_pairs`: θ-subsumption between every pair
-//!   of whole clauses.
+//!   of whole clauses;
+//! - `scote/uwcse_12_trees_{tuple,reference}_merge`: SCoTE on the first 12
+//!   of those trees (208,333 clauses) with the default tuple merge and
+//!   with the reference merge (every product clause against a set-trie of
+//!   all clauses kept so far); both give the same list.
 //!
 //! Without the data directory the benchmarks say so and do nothing.
 #![allow(missing_docs)]
@@ -15,6 +19,7 @@
 use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use rc_logic::cote::{scote, ScoteParams};
 use rc_logic::coverage::{Query, Scratch, UNBOUND};
 use rc_logic::groups::group_atoms;
 use rc_logic::subsume::{subsumes, Skolemized};
@@ -139,6 +144,18 @@ fn bench(c: &mut Criterion) {
             n
         })
     });
+    g.finish();
+
+    let mut first12 = model.clone();
+    first12.trees.truncate(12);
+    let mut g = c.benchmark_group("scote");
+    g.sample_size(10);
+    for (name, reference) in [("tuple", false), ("reference", true)] {
+        let params = ScoteParams::default().reference_merge(reference);
+        g.bench_function(format!("uwcse_12_trees_{name}_merge"), |b| {
+            b.iter(|| scote(&first12, &params).map(|o| o.clauses).unwrap_or(0))
+        });
+    }
     g.finish();
 }
 

@@ -5,7 +5,9 @@
 //! cargo run --release -p rc-logic --example cote_fold -- \
 //!     ../shared/datasets/relational/uwcse/uwcse fold1 advisedby [--bagging] [--full] [--print] [--max-clauses N]
 //! ```
-//! `RC_COTE_TRACE=1` prints the list size after each merged tree.
+//! `RC_COTE_TRACE=1` prints the list size after each merged tree;
+//! `--check-reference N` compares SCoTE's default merge with the
+//! reference merge on the first N trees; `--no-scote` skips SCoTE.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -63,6 +65,29 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         s.auc_roc.unwrap_or(f64::NAN),
         s.auc_pr.unwrap_or(f64::NAN)
     );
+    // `--check-reference N`: the default (tuple) merge and the reference
+    // merge must give the same list on the first N trees.
+    if let Some(n) = args
+        .iter()
+        .position(|a| a == "--check-reference")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse::<usize>().ok())
+    {
+        let mut first = model.clone();
+        first.trees.truncate(n);
+        let t = Instant::now();
+        let fast = scote(&first, &ScoteParams::default())?;
+        let t_fast = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        let reference = scote(&first, &ScoteParams::default().reference_merge(true))?;
+        let t_ref = t.elapsed().as_secs_f64();
+        println!(
+            "first {n} trees: tuple merge {} clauses in {t_fast:.2}s, reference merge {} clauses in {t_ref:.2}s; identical lists: {}",
+            fast.clauses,
+            reference.clauses,
+            fast.list.is_some() && fast.list == reference.list
+        );
+    }
     let full = args.iter().any(|a| a == "--full");
     if !args.iter().any(|a| a == "--no-scote") {
         // `--max-clauses N`: the SCoTE clause cap (default Caps' 50 M).

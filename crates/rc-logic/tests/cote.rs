@@ -480,6 +480,50 @@ proptest! {
     }
 
     #[test]
+    fn fast_merge_gives_the_reference_list(
+        specs in proptest::collection::vec(arb_spec(3), 1..6),
+        bagging in any::<bool>(),
+        skip in any::<bool>(),
+    ) {
+        // The prefix-query merge must keep exactly the clauses, in the
+        // order and with the values, of Algorithm 2's merge against every
+        // clause kept so far.
+        let combine = if bagging { Combine::Mean } else { Combine::Sum { offset: -1.8, step: 1.0 } };
+        let ens = ensemble(&specs, combine);
+        let params = ScoteParams::default().skip_clause_reduction(skip);
+        let fast = scote(&ens, &params).unwrap().list.unwrap();
+        let reference = scote(&ens, &params.reference_merge(true)).unwrap().list.unwrap();
+        prop_assert_eq!(&fast, &reference, "fast:\n{}\nreference:\n{}", fast.render(), reference.render());
+    }
+
+    #[test]
+    fn fast_merge_gives_the_reference_list_on_long_lists(
+        chains in proptest::collection::vec(
+            proptest::collection::vec((0u32..3, proptest::collection::vec(any::<u8>(), 2), -8i32..8), 64..80),
+            2..3,
+        ),
+        extra in arb_spec(2),
+    ) {
+        // Trees whose lists have more than 64 clauses (several mask words
+        // per merge): right spines of tests, each with a leaf on its true
+        // branch.
+        let mut specs: Vec<Spec> = chains
+            .iter()
+            .map(|c| {
+                c.iter().rev().fold(Spec::Leaf(1), |no, (p, a, v)| {
+                    Spec::Test(*p, a.clone(), Box::new(Spec::Leaf(*v)), Box::new(no))
+                })
+            })
+            .collect();
+        specs.push(extra);
+        let ens = ensemble(&specs, Combine::Sum { offset: -1.8, step: 1.0 });
+        let fast = scote(&ens, &ScoteParams::default()).unwrap().list.unwrap();
+        let reference = scote(&ens, &ScoteParams::default().reference_merge(true)).unwrap().list.unwrap();
+        prop_assert!(ens.trees[0].to_clauses().len() > 64);
+        prop_assert_eq!(&fast, &reference);
+    }
+
+    #[test]
     fn ecote_equals_the_ensemble_on_training_examples(
         specs in proptest::collection::vec(arb_spec(3), 1..5),
         facts in arb_facts(),

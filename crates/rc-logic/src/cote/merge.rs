@@ -19,6 +19,9 @@ use crate::term::{Atom, Term};
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Caps {
     /// Most clauses the lists being built may hold (default 50 000 000).
+    /// SCoTE's default merge counts only the list being built: the list it
+    /// extends is held as 2-byte clause indices per tree and counted in
+    /// the memory estimate.
     pub max_clauses: usize,
     /// Most bytes the clause lists may take, estimated (default 6 GiB).
     pub max_bytes: usize,

@@ -46,6 +46,7 @@
 pub mod decision_list;
 pub mod ecote;
 pub mod merge;
+mod product;
 pub mod scote;
 
 pub use decision_list::{DecisionList, DlRule};

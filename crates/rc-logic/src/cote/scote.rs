@@ -14,6 +14,13 @@
 //!    The between-clause check runs as the combinations are produced,
 //!    against the clauses kept so far — the same result as Algorithm 2's
 //!    `reduceList` over the whole product, without storing the product.
+//!    By default (when the SM relation is transitive, as θ-subsumption
+//!    is) the same decisions are made without that index: a product
+//!    clause is dropped iff some tree has an earlier clause inside the
+//!    closure of the clause's groups, so the merged list is held as
+//!    tuples of clause indices and each clause is decided on its own, in
+//!    parallel (the `product` module; [`ScoteParams::reference_merge`]
+//!    selects the index-based merge, which gives the same list).
 //!
 //! **Within-clause reduction** (`reduceClause`): groups are scanned in
 //! clause order (the merged list's groups first, then the new tree's); a
@@ -35,6 +42,7 @@ use serde::{Deserialize, Serialize};
 use crate::cote::merge::{
     prep, to_list, union_groups, Budget, Caps, GroupTable, MClause, Outcome, Status,
 };
+use crate::cote::product::Trees;
 use crate::ensemble::TreeEnsemble;
 use crate::error::Result;
 use crate::subsume::{subsumes, Skolemized};
@@ -49,6 +57,35 @@ pub struct ScoteParams {
     pub full_check: bool,
     /// Skip the per-clause self-subsumption reduction of PREP.
     pub skip_clause_reduction: bool,
+    /// Merge by testing each product clause against every clause kept so
+    /// far (Algorithm 2 as written) instead of the equivalent, much faster
+    /// prefix queries of the `product` module; the result is the same
+    /// list. Used as the reference in tests.
+    #[serde(default)]
+    pub reference_merge: bool,
+}
+
+impl ScoteParams {
+    /// Sets the caps.
+    pub fn caps(mut self, caps: Caps) -> Self {
+        self.caps = caps;
+        self
+    }
+    /// Also uses full clause-level θ-subsumption.
+    pub fn full_check(mut self, on: bool) -> Self {
+        self.full_check = on;
+        self
+    }
+    /// Skips PREP's per-clause self-subsumption reduction.
+    pub fn skip_clause_reduction(mut self, on: bool) -> Self {
+        self.skip_clause_reduction = on;
+        self
+    }
+    /// Uses the reference merge (see [`ScoteParams::reference_merge`]).
+    pub fn reference_merge(mut self, on: bool) -> Self {
+        self.reference_merge = on;
+        self
+    }
 }
 
 /// A square bit matrix.
@@ -151,6 +188,17 @@ impl SubsumptionCache {
     /// True without groups.
     pub fn is_empty(&self) -> bool {
         self.sub.n == 0
+    }
+
+    /// Whether the cached relation is transitive (θ-subsumption is; the
+    /// fast merge relies on it and is used only when this holds).
+    pub fn is_transitive(&self) -> bool {
+        (0..self.sub.n).all(|a| {
+            let ra = self.sub.row(a);
+            (0..self.sub.n).all(|b| {
+                !self.sub.get(a, b) || self.sub.row(b).iter().zip(ra).all(|(rb, ra)| rb & !ra == 0)
+            })
+        })
     }
 }
 
@@ -290,15 +338,15 @@ impl FullCheck<'_> {
 }
 
 /// A set of group ids as `W` 64-bit words.
-type GSet<const W: usize> = [u64; W];
+pub(crate) type GSet<const W: usize> = [u64; W];
 
 #[inline]
-fn gs_has<const W: usize>(s: &GSet<W>, g: usize) -> bool {
+pub(crate) fn gs_has<const W: usize>(s: &GSet<W>, g: usize) -> bool {
     s[g / 64] & (1 << (g % 64)) != 0
 }
 
 #[inline]
-fn gs_iter<const W: usize>(s: &GSet<W>) -> impl Iterator<Item = usize> + '_ {
+pub(crate) fn gs_iter<const W: usize>(s: &GSet<W>) -> impl Iterator<Item = usize> + '_ {
     s.iter().enumerate().flat_map(|(wi, &w)| {
         let mut w = w;
         std::iter::from_fn(move || {
@@ -395,6 +443,7 @@ fn scote_sets<const W: usize>(
     table: &GroupTable,
     sm: &SubsumptionCache,
     budget: &mut Budget,
+    fast: bool,
 ) -> Outcome {
     let m = table.len();
     let to_set = |groups: &[u32]| {
@@ -449,7 +498,72 @@ fn scote_sets<const W: usize>(
         .iter()
         .map(|c| (to_set(&c.groups), c.value))
         .collect();
+    let fast = fast && lists.len() > 1 && lists.iter().all(|l| l.len() <= usize::from(u16::MAX));
+    if fast {
+        let trees = Trees::new(
+            lists
+                .iter()
+                .map(|l| l.iter().map(|c| (to_set(&c.groups), c.value)).collect())
+                .collect(),
+            &implied_by,
+            m,
+        );
+        let n = lists.len();
+        let mut cur: Vec<u16> = (0..trees.len(0)).map(|k| k as u16).collect();
+        const BLOCK: usize = 1 << 14;
+        for i in 1..n {
+            let n_cur = cur.len() / i;
+            let last = i + 1 == n;
+            let mut kept: Vec<u16> = Vec::new();
+            let mut fin: Vec<(GSet<W>, f64)> = Vec::new();
+            for start in (0..n_cur).step_by(BLOCK) {
+                let range = start..n_cur.min(start + BLOCK);
+                let (n_kept, bytes) = if last {
+                    fin.extend(trees.finish_par(&cur, i, range, &reduce));
+                    (fin.len(), fin.len() * (8 * W + 8))
+                } else {
+                    kept.extend(trees.extend_par(&cur, i, range));
+                    (kept.len() / (i + 1), kept.len() * 2)
+                };
+                // The clause cap bounds the list being built; the list it
+                // extends is held as tuples (2 bytes per tree and clause),
+                // counted in the memory estimate and the peak.
+                budget.peak = budget.peak.max(n_kept + n_cur);
+                if let Some(status) = budget.check(n_kept, bytes + cur.len() * 2) {
+                    return Outcome {
+                        status,
+                        list: None,
+                        trees_merged: i,
+                        clauses: n_kept,
+                        peak_clauses: budget.peak,
+                        groups: m,
+                        seconds: budget.start.elapsed().as_secs_f64(),
+                    };
+                }
+            }
+            let n_kept = if last {
+                fin.len()
+            } else {
+                kept.len() / (i + 1)
+            };
+            budget.check(n_kept, 0);
+            if std::env::var_os("RC_COTE_TRACE").is_some() {
+                eprintln!(
+                    "scote: merged tree {i}: {n_kept} clauses, {:.1}s",
+                    budget.start.elapsed().as_secs_f64()
+                );
+            }
+            if last {
+                current = fin;
+            } else {
+                cur = kept;
+            }
+        }
+    }
     for (i, next) in lists.iter().enumerate().skip(1) {
+        if fast {
+            break;
+        }
         let next_sets: Vec<(GSet<W>, f64)> =
             next.iter().map(|c| (to_set(&c.groups), c.value)).collect();
         let mut kept: Vec<(GSet<W>, f64)> = Vec::new();
@@ -535,13 +649,14 @@ pub fn scote(ens: &TreeEnsemble, params: &ScoteParams) -> Result<Outcome> {
     if !params.full_check {
         let words = m.div_ceil(64).max(1);
         let b = &mut budget;
+        let f = !params.reference_merge && sm.is_transitive();
         match words {
-            1 => return Ok(scote_sets::<1>(ens, &lists, &table, &sm, b)),
-            2 => return Ok(scote_sets::<2>(ens, &lists, &table, &sm, b)),
-            3 | 4 => return Ok(scote_sets::<4>(ens, &lists, &table, &sm, b)),
-            5..=8 => return Ok(scote_sets::<8>(ens, &lists, &table, &sm, b)),
-            9..=16 => return Ok(scote_sets::<16>(ens, &lists, &table, &sm, b)),
-            17..=64 => return Ok(scote_sets::<64>(ens, &lists, &table, &sm, b)),
+            1 => return Ok(scote_sets::<1>(ens, &lists, &table, &sm, b, f)),
+            2 => return Ok(scote_sets::<2>(ens, &lists, &table, &sm, b, f)),
+            3 | 4 => return Ok(scote_sets::<4>(ens, &lists, &table, &sm, b, f)),
+            5..=8 => return Ok(scote_sets::<8>(ens, &lists, &table, &sm, b, f)),
+            9..=16 => return Ok(scote_sets::<16>(ens, &lists, &table, &sm, b, f)),
+            17..=64 => return Ok(scote_sets::<64>(ens, &lists, &table, &sm, b, f)),
             _ => {}
         }
     }
