@@ -148,22 +148,36 @@ impl<const W: usize> Trees<W> {
     /// The kept tuples over trees `0..=i` extending `cur[range]` (tuples
     /// of `i` entries), in order.
     fn extend(&self, cur: &[u16], i: usize, range: Range<usize>) -> Vec<u16> {
+        let mut out = Vec::new();
+        self.for_each_tuple(cur, i, range, |tuple, kept| {
+            for k in kept {
+                out.extend_from_slice(tuple);
+                out.push(k as u16);
+            }
+        });
+        out
+    }
+
+    /// Calls `f(tuple, kept)` for every tuple of `cur[range]` (tuples of `i`
+    /// entries), in order, with the clauses `k` of tree `i` that extend it.
+    fn for_each_tuple(
+        &self,
+        cur: &[u16],
+        i: usize,
+        range: Range<usize>,
+        mut f: impl FnMut(&[u16], &mut dyn Iterator<Item = usize>),
+    ) {
         let mut sc = Scratch {
             drop: Vec::new(),
             m: Vec::new(),
         };
-        let mut out = Vec::new();
         for j in range {
             let tuple = &cur[j * i..(j + 1) * i];
             self.decide(tuple, i, &mut sc);
-            for k in 0..self.len(i) {
-                if sc.drop[k / 64] & (1 << (k % 64)) == 0 {
-                    out.extend_from_slice(tuple);
-                    out.push(k as u16);
-                }
-            }
+            let drop = &sc.drop;
+            let mut kept = (0..self.len(i)).filter(|&k| drop[k / 64] & (1 << (k % 64)) == 0);
+            f(tuple, &mut kept);
         }
-        out
     }
 
     /// The kept clauses of the last merge (tree `i`) from `cur[range]`: the
@@ -175,14 +189,8 @@ impl<const W: usize> Trees<W> {
         range: Range<usize>,
         reduce: &(impl Fn(&GSet<W>) -> GSet<W> + Sync),
     ) -> Vec<(GSet<W>, f64)> {
-        let mut sc = Scratch {
-            drop: Vec::new(),
-            m: Vec::new(),
-        };
         let mut out = Vec::new();
-        for j in range {
-            let tuple = &cur[j * i..(j + 1) * i];
-            self.decide(tuple, i, &mut sc);
+        self.for_each_tuple(cur, i, range, |tuple, kept| {
             let mut u = [0u64; W];
             let mut v = 0.0;
             for (l, &k) in tuple.iter().enumerate() {
@@ -192,16 +200,14 @@ impl<const W: usize> Trees<W> {
                 let vk = self.values[l][k as usize];
                 v = if l == 0 { vk } else { v + vk };
             }
-            for k in 0..self.len(i) {
-                if sc.drop[k / 64] & (1 << (k % 64)) == 0 {
-                    let mut uk = u;
-                    for (x, y) in uk.iter_mut().zip(&self.sets[i][k]) {
-                        *x |= y;
-                    }
-                    out.push((reduce(&uk), v + self.values[i][k]));
+            for k in kept {
+                let mut uk = u;
+                for (x, y) in uk.iter_mut().zip(&self.sets[i][k]) {
+                    *x |= y;
                 }
+                out.push((reduce(&uk), v + self.values[i][k]));
             }
-        }
+        });
         out
     }
 
