@@ -213,12 +213,7 @@ impl<const W: usize> Trees<W> {
 
     /// [`Trees::extend`] over `range` in parallel chunks, in order.
     pub fn extend_par(&self, cur: &[u16], i: usize, range: Range<usize>) -> Vec<u16> {
-        concat(
-            chunks(range)
-                .par_iter()
-                .map(|r| self.extend(cur, i, r.clone()))
-                .collect(),
-        )
+        in_parallel(range, |r| self.extend(cur, i, r))
     }
 
     /// [`Trees::finish`] over `range` in parallel chunks, in order.
@@ -229,13 +224,22 @@ impl<const W: usize> Trees<W> {
         range: Range<usize>,
         reduce: &(impl Fn(&GSet<W>) -> GSet<W> + Sync),
     ) -> Vec<(GSet<W>, f64)> {
-        concat(
-            chunks(range)
-                .par_iter()
-                .map(|r| self.finish(cur, i, r.clone(), reduce))
-                .collect(),
-        )
+        in_parallel(range, |r| self.finish(cur, i, r, reduce))
     }
+}
+
+/// `work` over fixed chunks of `range` on rayon, the results concatenated
+/// in chunk order (so the output does not depend on the thread count).
+fn in_parallel<T: Send>(
+    range: Range<usize>,
+    work: impl Fn(Range<usize>) -> Vec<T> + Sync + Send,
+) -> Vec<T> {
+    let parts: Vec<Vec<T>> = chunks(range).into_par_iter().map(work).collect();
+    let mut out = Vec::with_capacity(parts.iter().map(Vec::len).sum());
+    for p in parts {
+        out.extend(p);
+    }
+    out
 }
 
 fn chunks(range: Range<usize>) -> Vec<Range<usize>> {
@@ -245,14 +249,6 @@ fn chunks(range: Range<usize>) -> Vec<Range<usize>> {
         .step_by(CHUNK)
         .map(|s| s..(s + CHUNK).min(range.end))
         .collect()
-}
-
-fn concat<T>(parts: Vec<Vec<T>>) -> Vec<T> {
-    let mut out = Vec::with_capacity(parts.iter().map(Vec::len).sum());
-    for p in parts {
-        out.extend(p);
-    }
-    out
 }
 
 /// The closure `↑s`: every group that subsumes a group of `s`.
