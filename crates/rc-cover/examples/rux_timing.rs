@@ -2,7 +2,8 @@
 //! --example rux_timing [--features cbc,highs] -- DATASET [DEPTH] [TREES] [all|lazy|off] [dual|primal|rows] [all|grow|active]`.
 //! `RUX_SOLVERS=highs,cbc` restricts the backends timed (default: all built);
 //! `RUX_COLD=1` solves every LP cold (HiGHS without row warm starts, which
-//! matter for the `grow` policy).
+//! matter for the `grow` policy); `RUX_NO_PRESOLVE=1` switches HiGHS's
+//! presolve off and `RUX_IPM=1` solves by interior point and crossover.
 //! Needs the shared data directory (`$RC_DATA_DIR` or ../shared/datasets).
 
 use std::time::Instant;
@@ -92,6 +93,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             rc_lp::HighsSolver::new()
                 .with_dual_simplex(std::env::var("HIGHS_CHOOSE").is_err())
                 .with_row_warm_start(std::env::var("RUX_COLD").is_err())
+                .with_presolve(std::env::var("RUX_NO_PRESOLVE").is_err())
+                .with_interior_point(std::env::var("RUX_IPM").is_ok())
                 .with_duals(skip),
         ),
     ));

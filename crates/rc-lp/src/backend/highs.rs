@@ -71,6 +71,21 @@ pub struct HighsSolver {
     /// row per generated column (RUG). Off by default (only appended
     /// columns are warm-started); needs [`HighsSolver::warm_start`].
     pub grow_rows: bool,
+    /// Let HiGHS presolve cold LP solves (its option `presolve` = `choose`,
+    /// the default). Off runs the solver on the model as given, which can
+    /// be faster on LPs that presolve barely reduces (on RUX's dual form for
+    /// magic: 3.8–4.2 s instead of 5.0 s; docs/PERFORMANCE.md). Warm
+    /// re-solves never presolve.
+    pub presolve: bool,
+    /// Solve cold LPs with HiGHS's interior-point method followed by
+    /// crossover to an optimal basic solution (`solver` = `ipm`,
+    /// `run_crossover` = `on`) instead of the simplex. Off by default. On
+    /// highly degenerate LPs where the dual simplex needs very many
+    /// iterations it can be several times faster (RUX's dual form for
+    /// adult: 45 s instead of 269 s), on others slower (magic: 16 s instead
+    /// of 5 s). Warm re-solves always use the simplex from the previous
+    /// basis.
+    pub interior_point: bool,
 }
 
 impl Default for HighsSolver {
@@ -82,6 +97,8 @@ impl Default for HighsSolver {
             lp_time_limit: None,
             dual_simplex: false,
             grow_rows: false,
+            presolve: true,
+            interior_point: false,
         }
     }
 }
@@ -160,6 +177,16 @@ fn growth(old: &Model, new: &Model, rows_too: bool) -> Option<Growth> {
         old_vars: k,
         bounds,
     })
+}
+
+/// Sets string-valued HiGHS options.
+fn set_options(highs: &mut highs::Model, options: &[(&str, &str)]) -> Result<(), Error> {
+    for &(name, value) in options {
+        highs
+            .try_set_option(name, value)
+            .map_err(|_| backend_error(format!("could not set {name} = {value}")))?;
+    }
+    Ok(())
 }
 
 /// Handles of the columns `0..n` of a HiGHS instance (the `highs` crate hands
@@ -259,6 +286,38 @@ impl HighsSolver {
     pub fn with_dual_simplex(mut self, on: bool) -> Self {
         self.dual_simplex = on;
         self
+    }
+
+    /// Returns this solver with HiGHS's presolve of cold LP solves switched
+    /// on or off (see [`HighsSolver::presolve`]).
+    pub fn with_presolve(mut self, on: bool) -> Self {
+        self.presolve = on;
+        self
+    }
+
+    /// Returns this solver with cold LP solves by the interior-point method
+    /// and crossover (see [`HighsSolver::interior_point`]).
+    pub fn with_interior_point(mut self, on: bool) -> Self {
+        self.interior_point = on;
+        self
+    }
+
+    /// Sets the options of a cold LP solve: presolve, the algorithm and the
+    /// simplex strategy.
+    fn set_cold_options(&self, highs: &mut highs::Model) -> Result<(), Error> {
+        let presolve = if self.presolve { "choose" } else { "off" };
+        let solver = if self.interior_point { "ipm" } else { "choose" };
+        set_options(
+            highs,
+            &[
+                ("presolve", presolve),
+                ("solver", solver),
+                ("run_crossover", "on"),
+            ],
+        )?;
+        highs
+            .try_set_option("simplex_strategy", self.cold_strategy())
+            .map_err(|_| backend_error("could not set simplex_strategy".to_string()))
     }
 
     /// HiGHS `simplex_strategy` of a cold LP solve.
@@ -361,9 +420,7 @@ impl HighsSolver {
         }
         let (mut highs, _) = self.load(model, false, false)?;
         Self::set_time_limit(&mut highs, self.lp_time_limit)?;
-        highs
-            .try_set_option("simplex_strategy", self.cold_strategy())
-            .map_err(|_| backend_error("could not set simplex_strategy".to_string()))?;
+        self.set_cold_options(&mut highs)?;
         let solved = highs
             .try_solve()
             .map_err(|s| backend_error(format!("solve failed: {s:?}")))?;
@@ -411,19 +468,16 @@ impl HighsSolver {
         // Presolve would discard the previous optimal basis; a warm re-solve
         // runs the simplex from it directly. New columns leave that basis
         // primal feasible, so the primal simplex (strategy 4) continues it.
-        let (presolve, strategy) = if dual_warm {
-            ("off", 1)
-        } else if warm_started {
-            ("off", 4)
+        if warm_started {
+            // The kept instance may carry a cold solve's interior-point setting.
+            set_options(&mut highs, &[("presolve", "off"), ("solver", "simplex")])?;
+            let strategy = if dual_warm { 1 } else { 4 };
+            highs
+                .try_set_option("simplex_strategy", strategy)
+                .map_err(|_| backend_error("could not set simplex_strategy".to_string()))?;
         } else {
-            ("choose", self.cold_strategy())
-        };
-        highs
-            .try_set_option("presolve", presolve)
-            .map_err(|_| backend_error("could not set presolve".to_string()))?;
-        highs
-            .try_set_option("simplex_strategy", strategy)
-            .map_err(|_| backend_error("could not set simplex_strategy".to_string()))?;
+            self.set_cold_options(&mut highs)?;
+        }
         let solved = highs
             .try_solve()
             .map_err(|s| backend_error(format!("solve failed: {s:?}")))?;

@@ -28,6 +28,16 @@ pub fn lp_solvers() -> Vec<(&'static str, Box<dyn LpSolver>)> {
         "highs-dual-simplex",
         Box::new(rc_lp::HighsSolver::new().with_dual_simplex(true)),
     ));
+    #[cfg(feature = "highs")]
+    v.push((
+        "highs-no-presolve",
+        Box::new(rc_lp::HighsSolver::new().with_presolve(false)),
+    ));
+    #[cfg(feature = "highs")]
+    v.push((
+        "highs-interior-point",
+        Box::new(rc_lp::HighsSolver::new().with_interior_point(true)),
+    ));
     v
 }
 
