@@ -90,6 +90,11 @@ impl<const W: usize> Trees<W> {
         }
     }
 
+    /// Number of trees.
+    pub fn n_trees(&self) -> usize {
+        self.sets.len()
+    }
+
     /// Number of clauses of tree `l`'s list.
     pub fn len(&self, l: usize) -> usize {
         self.sets[l].len()

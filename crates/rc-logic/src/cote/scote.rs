@@ -42,7 +42,7 @@ use serde::{Deserialize, Serialize};
 use crate::cote::merge::{
     prep, to_list, union_groups, Budget, Caps, GroupTable, MClause, Outcome, Status,
 };
-use crate::cote::product::Trees;
+use crate::cote::product::{closure, Trees};
 use crate::ensemble::TreeEnsemble;
 use crate::error::Result;
 use crate::subsume::{subsumes, Skolemized};
@@ -436,6 +436,132 @@ impl SetTrie {
     }
 }
 
+/// A merge stopped by a cap: the status, the tree being merged and the
+/// clauses of the list being built.
+struct Stop {
+    status: Status,
+    trees_merged: usize,
+    clauses: usize,
+}
+
+impl Stop {
+    /// The outcome it reports.
+    fn outcome(self, budget: &Budget, m: usize) -> Outcome {
+        Outcome {
+            status: self.status,
+            list: None,
+            trees_merged: self.trees_merged,
+            clauses: self.clauses,
+            peak_clauses: budget.peak,
+            groups: m,
+            seconds: budget.start.elapsed().as_secs_f64(),
+        }
+    }
+}
+
+/// Records the size after merging tree `i` (and prints it with
+/// `RC_COTE_TRACE` set).
+fn merged_tree(i: usize, clauses: usize, budget: &mut Budget) {
+    // Only the peak matters here: the caps are checked during the merge.
+    let _ = budget.check(clauses, 0);
+    if std::env::var_os("RC_COTE_TRACE").is_some() {
+        eprintln!(
+            "scote: merged tree {i}: {clauses} clauses, {:.1}s",
+            budget.start.elapsed().as_secs_f64()
+        );
+    }
+}
+
+/// Algorithm 2's merges as written: each product clause is tested against
+/// a set-trie of every clause kept before it (the reference for
+/// [`merge_tuples`]).
+fn merge_reference<const W: usize>(
+    sets: Vec<Vec<(GSet<W>, f64)>>,
+    implied_by: &[GSet<W>],
+    reduce: &impl Fn(&GSet<W>) -> GSet<W>,
+    budget: &mut Budget,
+) -> std::result::Result<Vec<(GSet<W>, f64)>, Stop> {
+    let mut lists = sets.into_iter();
+    let mut current = lists.next().unwrap_or_default();
+    for (i, next) in lists.enumerate().map(|(i, l)| (i + 1, l)) {
+        let mut kept: Vec<(GSet<W>, f64)> = Vec::new();
+        let mut trie = SetTrie::new();
+        for (step, (sj, vj)) in current.iter().enumerate() {
+            for (sk, vk) in &next {
+                let mut u = *sj;
+                for (a, b) in u.iter_mut().zip(sk) {
+                    *a |= b;
+                }
+                let r = reduce(&u);
+                if !trie.has_subset_of(&closure(&r, implied_by)) {
+                    trie.insert(gs_iter(&r));
+                    kept.push((r, vj + vk));
+                }
+            }
+            if step % 256 == 0 {
+                let bytes = (kept.len() + current.len()) * (8 * W + 8) + trie.len_bytes();
+                if let Some(status) = budget.check(kept.len() + current.len(), bytes) {
+                    return Err(Stop {
+                        status,
+                        trees_merged: i,
+                        clauses: kept.len(),
+                    });
+                }
+            }
+        }
+        current = kept;
+        merged_tree(i, current.len(), budget);
+    }
+    Ok(current)
+}
+
+/// The same merges decided per clause tuple (see the `product` module):
+/// the lists merged so far are held as tuples of clause indices, extended
+/// block by block under the caps; the last merge writes the clauses.
+fn merge_tuples<const W: usize>(
+    trees: Trees<W>,
+    reduce: &(impl Fn(&GSet<W>) -> GSet<W> + Sync),
+    budget: &mut Budget,
+) -> std::result::Result<Vec<(GSet<W>, f64)>, Stop> {
+    const BLOCK: usize = 1 << 14;
+    let n = trees.n_trees();
+    let mut cur: Vec<u16> = (0..trees.len(0)).map(|k| k as u16).collect();
+    let mut fin: Vec<(GSet<W>, f64)> = Vec::new();
+    for i in 1..n {
+        let n_cur = cur.len() / i;
+        let last = i + 1 == n;
+        let mut kept: Vec<u16> = Vec::new();
+        for start in (0..n_cur).step_by(BLOCK) {
+            let range = start..n_cur.min(start + BLOCK);
+            let (n_kept, bytes) = if last {
+                fin.extend(trees.finish_par(&cur, i, range, reduce));
+                (fin.len(), fin.len() * (8 * W + 8))
+            } else {
+                kept.extend(trees.extend_par(&cur, i, range));
+                (kept.len() / (i + 1), kept.len() * 2)
+            };
+            // The clause cap bounds the list being built; the list it
+            // extends is held as tuples (2 bytes per tree and clause),
+            // counted in the memory estimate and the peak.
+            budget.peak = budget.peak.max(n_kept + n_cur);
+            if let Some(status) = budget.check(n_kept, bytes + cur.len() * 2) {
+                return Err(Stop {
+                    status,
+                    trees_merged: i,
+                    clauses: n_kept,
+                });
+            }
+        }
+        if last {
+            merged_tree(i, fin.len(), budget);
+        } else {
+            merged_tree(i, kept.len() / (i + 1), budget);
+            cur = kept;
+        }
+    }
+    Ok(fin)
+}
+
 /// SCoTE with clauses as fixed-width group sets (SM cache checks only).
 fn scote_sets<const W: usize>(
     ens: &TreeEnsemble,
@@ -494,123 +620,20 @@ fn scote_sets<const W: usize>(
         .map(|c| c.value)
         .reduce(|a, b| a + b)
         .unwrap_or(0.0);
-    let mut current: Vec<(GSet<W>, f64)> = lists[0]
+    let sets: Vec<Vec<(GSet<W>, f64)>> = lists
         .iter()
-        .map(|c| (to_set(&c.groups), c.value))
+        .map(|l| l.iter().map(|c| (to_set(&c.groups), c.value)).collect())
         .collect();
-    let fast = fast && lists.len() > 1 && lists.iter().all(|l| l.len() <= usize::from(u16::MAX));
-    if fast {
-        let trees = Trees::new(
-            lists
-                .iter()
-                .map(|l| l.iter().map(|c| (to_set(&c.groups), c.value)).collect())
-                .collect(),
-            &implied_by,
-            m,
-        );
-        let n = lists.len();
-        let mut cur: Vec<u16> = (0..trees.len(0)).map(|k| k as u16).collect();
-        const BLOCK: usize = 1 << 14;
-        for i in 1..n {
-            let n_cur = cur.len() / i;
-            let last = i + 1 == n;
-            let mut kept: Vec<u16> = Vec::new();
-            let mut fin: Vec<(GSet<W>, f64)> = Vec::new();
-            for start in (0..n_cur).step_by(BLOCK) {
-                let range = start..n_cur.min(start + BLOCK);
-                let (n_kept, bytes) = if last {
-                    fin.extend(trees.finish_par(&cur, i, range, &reduce));
-                    (fin.len(), fin.len() * (8 * W + 8))
-                } else {
-                    kept.extend(trees.extend_par(&cur, i, range));
-                    (kept.len() / (i + 1), kept.len() * 2)
-                };
-                // The clause cap bounds the list being built; the list it
-                // extends is held as tuples (2 bytes per tree and clause),
-                // counted in the memory estimate and the peak.
-                budget.peak = budget.peak.max(n_kept + n_cur);
-                if let Some(status) = budget.check(n_kept, bytes + cur.len() * 2) {
-                    return Outcome {
-                        status,
-                        list: None,
-                        trees_merged: i,
-                        clauses: n_kept,
-                        peak_clauses: budget.peak,
-                        groups: m,
-                        seconds: budget.start.elapsed().as_secs_f64(),
-                    };
-                }
-            }
-            let n_kept = if last {
-                fin.len()
-            } else {
-                kept.len() / (i + 1)
-            };
-            budget.check(n_kept, 0);
-            if std::env::var_os("RC_COTE_TRACE").is_some() {
-                eprintln!(
-                    "scote: merged tree {i}: {n_kept} clauses, {:.1}s",
-                    budget.start.elapsed().as_secs_f64()
-                );
-            }
-            if last {
-                current = fin;
-            } else {
-                cur = kept;
-            }
-        }
-    }
-    for (i, next) in lists.iter().enumerate().skip(1) {
-        if fast {
-            break;
-        }
-        let next_sets: Vec<(GSet<W>, f64)> =
-            next.iter().map(|c| (to_set(&c.groups), c.value)).collect();
-        let mut kept: Vec<(GSet<W>, f64)> = Vec::new();
-        let mut trie = SetTrie::new();
-        for (step, (sj, vj)) in current.iter().enumerate() {
-            for (sk, vk) in &next_sets {
-                let mut u = *sj;
-                for (a, b) in u.iter_mut().zip(sk) {
-                    *a |= b;
-                }
-                let r = reduce(&u);
-                let mut closure = [0u64; W];
-                for h in gs_iter(&r) {
-                    for (c, x) in closure.iter_mut().zip(&implied_by[h]) {
-                        *c |= x;
-                    }
-                }
-                if !trie.has_subset_of(&closure) {
-                    trie.insert(gs_iter(&r));
-                    kept.push((r, vj + vk));
-                }
-            }
-            if step % 256 == 0 {
-                let bytes = (kept.len() + current.len()) * (8 * W + 8) + trie.len_bytes();
-                if let Some(status) = budget.check(kept.len() + current.len(), bytes) {
-                    return Outcome {
-                        status,
-                        list: None,
-                        trees_merged: i,
-                        clauses: kept.len(),
-                        peak_clauses: budget.peak,
-                        groups: m,
-                        seconds: budget.start.elapsed().as_secs_f64(),
-                    };
-                }
-            }
-        }
-        current = kept;
-        budget.check(current.len(), 0);
-        if std::env::var_os("RC_COTE_TRACE").is_some() {
-            eprintln!(
-                "scote: merged tree {i}: {} clauses, {:.1}s",
-                current.len(),
-                budget.start.elapsed().as_secs_f64()
-            );
-        }
-    }
+    let fast = fast && sets.len() > 1 && sets.iter().all(|l| l.len() <= usize::from(u16::MAX));
+    let merged = if fast {
+        merge_tuples(Trees::new(sets, &implied_by, m), &reduce, budget)
+    } else {
+        merge_reference(sets, &implied_by, &reduce, budget)
+    };
+    let current = match merged {
+        Ok(current) => current,
+        Err(stop) => return stop.outcome(budget, m),
+    };
     let n_current = current.len();
     let mut buf: Vec<u32> = Vec::new();
     let mut list = to_list(ens, table, std::iter::empty(), None);
@@ -695,20 +718,17 @@ pub fn scote(ens: &TreeEnsemble, params: &ScoteParams) -> Result<Outcome> {
                     kept.clauses.len() + current.len(),
                     kept.bytes + 48 * current.len(),
                 ) {
-                    return Ok(Outcome {
+                    let stop = Stop {
                         status,
-                        list: None,
                         trees_merged: i,
                         clauses: kept.clauses.len(),
-                        peak_clauses: budget.peak,
-                        groups: m,
-                        seconds: budget.start.elapsed().as_secs_f64(),
-                    });
+                    };
+                    return Ok(stop.outcome(&budget, m));
                 }
             }
         }
         current = kept.clauses;
-        budget.check(current.len(), 0);
+        merged_tree(i, current.len(), &mut budget);
     }
     let list = to_list(
         ens,
