@@ -151,16 +151,18 @@ impl<const W: usize> Trees<W> {
     }
 
     /// The kept tuples over trees `0..=i` extending `cur[range]` (tuples
-    /// of `i` entries), in order.
-    fn extend(&self, cur: &[u16], i: usize, range: Range<usize>) -> Vec<u16> {
-        let mut out = Vec::new();
-        self.for_each_tuple(cur, i, range, |tuple, kept| {
-            for k in kept {
-                out.extend_from_slice(tuple);
-                out.push(k as u16);
-            }
-        });
-        out
+    /// of `i` entries), in order; chunks of the range run in parallel.
+    pub fn extend(&self, cur: &[u16], i: usize, range: Range<usize>) -> Vec<u16> {
+        in_parallel(range, |r| {
+            let mut out = Vec::new();
+            self.for_each_tuple(cur, i, r, |tuple, kept| {
+                for k in kept {
+                    out.extend_from_slice(tuple);
+                    out.push(k as u16);
+                }
+            });
+            out
+        })
     }
 
     /// Calls `f(tuple, kept)` for every tuple of `cur[range]` (tuples of `i`
@@ -186,50 +188,37 @@ impl<const W: usize> Trees<W> {
     }
 
     /// The kept clauses of the last merge (tree `i`) from `cur[range]`: the
-    /// reduced group sets and the values summed in tree order.
-    fn finish(
+    /// reduced group sets and the values summed in tree order; chunks of
+    /// the range run in parallel.
+    pub fn finish(
         &self,
         cur: &[u16],
         i: usize,
         range: Range<usize>,
         reduce: &(impl Fn(&GSet<W>) -> GSet<W> + Sync),
     ) -> Vec<(GSet<W>, f64)> {
-        let mut out = Vec::new();
-        self.for_each_tuple(cur, i, range, |tuple, kept| {
-            let mut u = [0u64; W];
-            let mut v = 0.0;
-            for (l, &k) in tuple.iter().enumerate() {
-                for (x, y) in u.iter_mut().zip(&self.sets[l][k as usize]) {
-                    *x |= y;
+        in_parallel(range, |r| {
+            let mut out = Vec::new();
+            self.for_each_tuple(cur, i, r, |tuple, kept| {
+                let mut u = [0u64; W];
+                let mut v = 0.0;
+                for (l, &k) in tuple.iter().enumerate() {
+                    for (x, y) in u.iter_mut().zip(&self.sets[l][k as usize]) {
+                        *x |= y;
+                    }
+                    let vk = self.values[l][k as usize];
+                    v = if l == 0 { vk } else { v + vk };
                 }
-                let vk = self.values[l][k as usize];
-                v = if l == 0 { vk } else { v + vk };
-            }
-            for k in kept {
-                let mut uk = u;
-                for (x, y) in uk.iter_mut().zip(&self.sets[i][k]) {
-                    *x |= y;
+                for k in kept {
+                    let mut uk = u;
+                    for (x, y) in uk.iter_mut().zip(&self.sets[i][k]) {
+                        *x |= y;
+                    }
+                    out.push((reduce(&uk), v + self.values[i][k]));
                 }
-                out.push((reduce(&uk), v + self.values[i][k]));
-            }
-        });
-        out
-    }
-
-    /// [`Trees::extend`] over `range` in parallel chunks, in order.
-    pub fn extend_par(&self, cur: &[u16], i: usize, range: Range<usize>) -> Vec<u16> {
-        in_parallel(range, |r| self.extend(cur, i, r))
-    }
-
-    /// [`Trees::finish`] over `range` in parallel chunks, in order.
-    pub fn finish_par(
-        &self,
-        cur: &[u16],
-        i: usize,
-        range: Range<usize>,
-        reduce: &(impl Fn(&GSet<W>) -> GSet<W> + Sync),
-    ) -> Vec<(GSet<W>, f64)> {
-        in_parallel(range, |r| self.finish(cur, i, r, reduce))
+            });
+            out
+        })
     }
 }
 

@@ -534,10 +534,10 @@ fn merge_tuples<const W: usize>(
         for start in (0..n_cur).step_by(BLOCK) {
             let range = start..n_cur.min(start + BLOCK);
             let (n_kept, bytes) = if last {
-                fin.extend(trees.finish_par(&cur, i, range, reduce));
+                fin.extend(trees.finish(&cur, i, range, reduce));
                 (fin.len(), fin.len() * (8 * W + 8))
             } else {
-                kept.extend(trees.extend_par(&cur, i, range));
+                kept.extend(trees.extend(&cur, i, range));
                 (kept.len() / (i + 1), kept.len() * 2)
             };
             // The clause cap bounds the list being built; the list it
