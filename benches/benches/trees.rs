@@ -12,8 +12,8 @@
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode};
-use rc_core::{Dataset, Fit, Predict};
 use rc_tree::{DecisionTreeParams, RandomForestParams};
+use rulecover_core::{Dataset, Fit, Predict};
 
 fn data_sets() -> Vec<(String, Dataset, Dataset)> {
     let mut sets = Vec::new();

@@ -13,8 +13,8 @@
 
 use std::time::Instant;
 
-use rc_core::{Dataset, Fit};
 use rc_tree::{DecisionTreeParams, RandomForestParams};
+use rulecover_core::{Dataset, Fit};
 
 /// Peak resident set size in MiB from /proc/self/status (Linux), if
 /// available.

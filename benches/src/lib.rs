@@ -13,8 +13,8 @@ pub mod lp_problems;
 
 use std::path::PathBuf;
 
-use rc_core::shared::{SharedData, DATA_DIR_ENV};
-use rc_core::Dataset;
+use rulecover_core::shared::{SharedData, DATA_DIR_ENV};
+use rulecover_core::Dataset;
 
 /// The workspace root (the parent of this crate's directory).
 pub fn workspace_root() -> PathBuf {
@@ -82,7 +82,7 @@ pub fn split(data: &Dataset) -> (Dataset, Dataset) {
 
 /// The generated benchmark data: Breiman's twonorm, `n` rows × 20 features.
 pub fn generated(n: usize, seed: u64) -> Dataset {
-    rc_core::generate::twonorm(n, seed)
+    rulecover_core::generate::twonorm(n, seed)
 }
 
 /// Fraction of equal labels.

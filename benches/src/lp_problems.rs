@@ -2,12 +2,12 @@
 //! leaves on generated data: the LP relaxation of MIRCO's set cover
 //! (RCBoost's master), RUX's master LP (3), and the exact set-cover IP.
 
-use rc_core::{Dataset, Fit};
 use rc_cover::exact::set_cover_model;
 use rc_cover::rux_lp::{CoverageRows, LpForm, RuleLp};
 use rc_cover::{Impurity, LabeledPool};
 use rc_lp::{LpSolver, MinilpSolver, MipSolver, Model};
 use rc_tree::RandomForestParams;
+use rulecover_core::{Dataset, Fit};
 
 /// A forest's leaves on `train` as a labelled pool (seeded, so every run
 /// builds the same LPs).

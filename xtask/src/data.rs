@@ -5,12 +5,12 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use rc_core::shared::{locate_data_dir, SharedData};
-use rc_core::Dataset;
+use rulecover_core::shared::{locate_data_dir, SharedData};
+use rulecover_core::Dataset;
 
 use crate::error::{Error, Result};
 
-/// Data sets made by `rc_core::generate`, usable without a data directory.
+/// Data sets made by `rulecover_core::generate`, usable without a data directory.
 pub const GENERATED: &[&str] = &["tictactoe", "twonorm", "ringnorm", "xor"];
 
 /// Rows drawn for the random generated data sets.
@@ -120,7 +120,7 @@ impl DataSource {
 /// Makes one of the [`GENERATED`] data sets (fixed seeds: the data do not
 /// depend on the run's seed, only the folds and models do).
 pub fn generate(name: &str) -> Result<Dataset> {
-    use rc_core::generate;
+    use rulecover_core::generate;
     Ok(match name {
         "tictactoe" => generate::tictactoe(),
         "twonorm" => generate::twonorm(GENERATED_ROWS, 1),

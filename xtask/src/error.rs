@@ -26,7 +26,7 @@ pub enum Error {
     },
     /// Loading data failed.
     #[error(transparent)]
-    Data(#[from] rc_core::Error),
+    Data(#[from] rulecover_core::Error),
     /// An algorithm failed on a job.
     #[error("{suite}/{dataset}/{method}/fold {fold}: {message}")]
     Job {

@@ -7,8 +7,10 @@ use std::sync::Mutex;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use rc_core::cv::{folds_from_json, kfold, sklearn_stratified_kfold, stratified_kfold, Fold};
-use rc_core::Dataset;
+use rulecover_core::cv::{
+    folds_from_json, kfold, sklearn_stratified_kfold, stratified_kfold, Fold,
+};
+use rulecover_core::Dataset;
 
 use crate::cli::BenchArgs;
 use crate::data::{DataSource, GENERATED};

@@ -14,7 +14,7 @@ mod suites;
 
 use std::path::{Path, PathBuf};
 
-use rc_core::shared::Task;
+use rulecover_core::shared::Task;
 
 use crate::cli::{BenchArgs, Command};
 use crate::data::DataSource;

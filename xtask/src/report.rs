@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
-use rc_core::metrics::Summary;
+use rulecover_core::metrics::Summary;
 
 use crate::error::Result;
 use crate::paper::{self, Source, Table};

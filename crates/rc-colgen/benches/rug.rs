@@ -3,8 +3,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use rc_colgen::{RugParams, TreeOracle};
-use rc_core::generate;
 use rc_lp::{LpSolver, MinilpSolver};
+use rulecover_core::generate;
 
 fn bench(c: &mut Criterion) {
     let data = generate::twonorm(1000, 7);

@@ -6,9 +6,9 @@
 use std::time::Instant;
 
 use rc_colgen::{RcBoostParams, TreeOracle};
-use rc_core::shared::{locate_data_dir, SharedData};
-use rc_core::RuleModel;
 use rc_lp::LpSolver;
+use rulecover_core::shared::{locate_data_dir, SharedData};
+use rulecover_core::RuleModel;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -10,9 +10,9 @@
 use std::time::Instant;
 
 use rc_colgen::RugParams;
-use rc_core::shared::{locate_data_dir, SharedData};
-use rc_core::RuleModel;
 use rc_lp::{LpSolver, MinilpSolver};
+use rulecover_core::shared::{locate_data_dir, SharedData};
+use rulecover_core::RuleModel;
 
 /// Records every model solved and how long each solve took.
 struct Recording<'a> {

@@ -35,9 +35,9 @@ pub enum Error {
     /// An error from rule selection (pool, vote).
     #[error(transparent)]
     Cover(#[from] rc_cover::Error),
-    /// An error from rc-core.
+    /// An error from rulecover-core.
     #[error(transparent)]
-    Core(#[from] rc_core::Error),
+    Core(#[from] rulecover_core::Error),
 }
 
 /// Result alias of rc-colgen.

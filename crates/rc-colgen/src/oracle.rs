@@ -2,7 +2,7 @@
 //! rules. The weighted decision tree of RCBoost and RUG is one oracle;
 //! others (a weighted forest, an exact pricing problem) can plug in.
 
-use rc_core::{CoverageMatrix, Dataset, PoolRule};
+use rulecover_core::{CoverageMatrix, Dataset, PoolRule};
 
 /// Rules proposed by an oracle, with the training rows each covers.
 #[derive(Debug, Clone)]

@@ -4,9 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use rc_core::{Dataset, Feature, Predict, Predictions, Rule, RuleModel, RuleSet};
 use rc_cover::{vote, Impurity, LabeledPool, MircoModel, MircoParams, RuleStats};
 use rc_lp::LpSolver;
+use rulecover_core::{Dataset, Feature, Predict, Predictions, Rule, RuleModel, RuleSet};
 
 use crate::error::{Error, Result};
 use crate::master::CoverMaster;
@@ -328,14 +328,14 @@ impl RcBoostModel {
             .rules
             .iter()
             .enumerate()
-            .map(|(j, r)| rc_core::PoolRule {
+            .map(|(j, r)| rulecover_core::PoolRule {
                 rule: r.clone(),
                 estimator: 0,
                 node: j,
                 estimator_weight: 1.0,
             })
             .collect::<Vec<_>>();
-        let coverage = rc_core::CoverageMatrix::from_rules(self.rules.iter(), train);
+        let coverage = rulecover_core::CoverageMatrix::from_rules(self.rules.iter(), train);
         let pool = LabeledPool::new(pool_rules, coverage, train)?;
         Ok(params.fit_pool(&pool, train)?)
     }
@@ -349,11 +349,11 @@ impl RcBoostModel {
                 .rules
                 .iter()
                 .zip(&self.stats)
-                .map(|(r, s)| rc_core::WeightedRule {
+                .map(|(r, s)| rulecover_core::WeightedRule {
                     rule: r.clone(),
                     outcome: match s {
-                        RuleStats::Counts(c) => rc_core::Outcome::ClassCounts(c.clone()),
-                        RuleStats::Value { mean, .. } => rc_core::Outcome::Value(*mean),
+                        RuleStats::Counts(c) => rulecover_core::Outcome::ClassCounts(c.clone()),
+                        RuleStats::Value { mean, .. } => rulecover_core::Outcome::Value(*mean),
                     },
                     weight: 1.0,
                 })

@@ -7,7 +7,7 @@
 //!
 //! ```
 //! use rc_colgen::{RugParams, StopReason};
-//! use rc_core::{generate, Fit, Predict, RuleModel};
+//! use rulecover_core::{generate, Fit, Predict, RuleModel};
 //! use rc_tree::DecisionTreeParams;
 //!
 //! let train = generate::twonorm(300, 1);
@@ -31,11 +31,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use rc_core::{Dataset, Predict, Predictions, RuleModel};
 use rc_cover::rux::{cost_scale, default_rux_solver, label_rules, weighted_model, LabeledRule};
 use rc_cover::{CoverageRows, LpForm, RuleCost, RuleLp, RuxParams, Uncovered, WeightedRuleModel};
 use rc_lp::LpSolver;
 use rc_tree::DecisionTreeParams;
+use rulecover_core::{Dataset, Predict, Predictions, RuleModel};
 
 use crate::error::{Error, Result};
 use crate::oracle::PricingOracle;

@@ -1,8 +1,8 @@
 //! The pricing oracle of RCBoost and RUG: a CART tree fitted with the
 //! dual-derived sample weights; its leaves are the candidate rules.
 
-use rc_core::{Dataset, RuleSource};
 use rc_tree::DecisionTreeParams;
+use rulecover_core::{Dataset, RuleSource};
 
 use crate::oracle::{Candidates, OracleError, PricingOracle};
 

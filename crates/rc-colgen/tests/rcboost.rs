@@ -3,10 +3,10 @@
 //! vote over the whole pool, and bad input is rejected.
 
 use rc_colgen::{Candidates, Error, OracleError, PricingOracle, RcBoostParams, TreeOracle};
-use rc_core::{generate, Dataset, Predict, RuleModel, RuleSource, Target};
 use rc_cover::RuleStats;
 use rc_lp::MinilpSolver;
 use rc_tree::DecisionTreeParams;
+use rulecover_core::{generate, Dataset, Predict, RuleModel, RuleSource, Target};
 
 fn data() -> Dataset {
     generate::twonorm(300, 11)

@@ -7,12 +7,12 @@ use rc_colgen::rug::{RugRound, RUG_REDUCED_COST_TOL};
 use rc_colgen::{
     Candidates, Error, OracleError, PricingOracle, RugModel, RugParams, StopReason, TreeOracle,
 };
-use rc_core::generate::{rotated_xor, twonorm};
-use rc_core::{Dataset, Feature, Fit, Predict, Rng, RuleModel, Target};
 use rc_cover::rux::CostFn;
 use rc_cover::{CoverageRows, LpForm, RuleCost, RuleLp};
 use rc_lp::{LpSolver, MinilpSolver};
 use rc_tree::DecisionTreeParams;
+use rulecover_core::generate::{rotated_xor, twonorm};
+use rulecover_core::{Dataset, Feature, Fit, Predict, Rng, RuleModel, Target};
 
 fn solvers() -> Vec<(&'static str, Box<dyn LpSolver>)> {
     #[allow(unused_mut)]

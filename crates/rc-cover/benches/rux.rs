@@ -3,10 +3,10 @@
 //! backend of the build.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use rc_core::{generate, Fit};
 use rc_cover::{LpForm, RuxParams};
 use rc_lp::{LpSolver, MinilpSolver};
 use rc_tree::RandomForestParams;
+use rulecover_core::{generate, Fit};
 
 fn bench(c: &mut Criterion) {
     let data = generate::twonorm(1000, 7);

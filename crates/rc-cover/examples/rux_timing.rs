@@ -8,11 +8,11 @@
 
 use std::time::Instant;
 
-use rc_core::shared::{locate_data_dir, SharedData};
-use rc_core::{Fit, RuleModel};
 use rc_cover::{CoverageRows, LpForm, RuxParams};
 use rc_lp::{DualMethod, LpSolver, MinilpSolver};
 use rc_tree::RandomForestParams;
+use rulecover_core::shared::{locate_data_dir, SharedData};
+use rulecover_core::{Fit, RuleModel};
 
 /// Times each LP solve of the wrapped solver and, when `skip` is given, the
 /// same LP solved again without duals (their difference is rc-lp's dual
@@ -106,8 +106,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     if std::env::var("RUX_PROFILE").is_ok() {
         // Time the bare LP solves of the model RUX builds.
-        let pool = rc_core::RuleSource::rule_pool(&rf);
-        let cov = rc_core::RuleSource::pool_coverage(&rf, &train)?;
+        let pool = rulecover_core::RuleSource::rule_pool(&rf);
+        let cov = rulecover_core::RuleSource::pool_coverage(&rf, &train)?;
         let labelled = rc_cover::rux::label_rules(pool, &cov, &train)?;
         let mut lp = rc_cover::RuleLp::new(&train.labels()?, 0.01, coverage)?
             .with_form(form)

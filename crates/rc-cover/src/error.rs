@@ -66,7 +66,7 @@ pub enum Error {
     LpUnbounded(String),
     /// The data are not usable (wrong target kind, wrong features, ...).
     #[error(transparent)]
-    Data(#[from] rc_core::Error),
+    Data(#[from] rulecover_core::Error),
     /// The LP/MIP solver failed or stopped without a usable solution.
     #[error("solver: {0}")]
     Solver(String),

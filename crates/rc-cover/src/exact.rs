@@ -4,8 +4,8 @@
 
 use std::time::Duration;
 
-use rc_core::CoverageMatrix;
 use rc_lp::{MipOptions, MipSolver, MipStatus, Model};
+use rulecover_core::CoverageMatrix;
 
 use crate::error::{Error, Result};
 use crate::greedy::remove_redundant;

@@ -14,7 +14,7 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use rc_core::CoverageMatrix;
+use rulecover_core::CoverageMatrix;
 
 use crate::error::Error;
 

@@ -2,13 +2,13 @@
 //! cover of a tree ensemble (seed 000), and RUX, the linear program that
 //! picks and weights rules (seed 001).
 //!
-//! A pool comes from any [`rc_core::RuleSource`] — a random forest, a
+//! A pool comes from any [`rulecover_core::RuleSource`] — a random forest, a
 //! boosted ensemble, or rules from elsewhere. MIRCO keeps a handful of its
 //! rules such that every training row is covered, preferring pure rules,
 //! and predicts by the class-count vote of the rules a row satisfies.
 //!
 //! ```
-//! use rc_core::{Condition, CoverageMatrix, Dataset, Feature, PoolRule, Predict, Rule, RuleModel, RuleSource, Target};
+//! use rulecover_core::{Condition, CoverageMatrix, Dataset, Feature, PoolRule, Predict, Rule, RuleModel, RuleSource, Target};
 //! use rc_cover::MircoParams;
 //!
 //! /// Three hand-written rules on one feature.

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use rc_core::{
+use rulecover_core::{
     Dataset, Feature, Outcome, Predict, Predictions, Rule, RuleModel, RuleSet, RuleSource,
     WeightedRule,
 };

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use rc_core::{CoverageMatrix, Dataset, PoolRule, RuleSource};
+use rulecover_core::{CoverageMatrix, Dataset, PoolRule, RuleSource};
 
 use crate::error::{Error, Result};
 

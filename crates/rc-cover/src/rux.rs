@@ -2,7 +2,7 @@
 //! pool) with one LP, master LP (3), and keep those with positive weight.
 //!
 //! ```
-//! use rc_core::{generate, Fit, Predict, RuleModel};
+//! use rulecover_core::{generate, Fit, Predict, RuleModel};
 //! use rc_cover::RuxParams;
 //! use rc_tree::RandomForestParams;
 //!
@@ -23,9 +23,9 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use rc_core::metrics::argmax;
-use rc_core::{CoverageMatrix, Dataset, PoolRule, Rule, RuleSource};
 use rc_lp::LpSolver;
+use rulecover_core::metrics::argmax;
+use rulecover_core::{CoverageMatrix, Dataset, PoolRule, Rule, RuleSource};
 
 use crate::error::{Error, Result};
 use crate::rux_lp::{ColumnPolicy, CoverageRows, LpForm, RuleLp, RuleLpSolution};

@@ -1,7 +1,7 @@
 //! Prediction by the class-count vote of seed 000's eq. (2), with the
 //! authors' fallback for rows no rule fully covers.
 
-use rc_core::{Dataset, Predictions, Rule};
+use rulecover_core::{Dataset, Predictions, Rule};
 
 use crate::pool::RuleStats;
 

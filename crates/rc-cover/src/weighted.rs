@@ -7,8 +7,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use rc_core::metrics::argmax;
-use rc_core::{
+use rulecover_core::metrics::argmax;
+use rulecover_core::{
     Dataset, Feature, Outcome, Predict, Predictions, Rule, RuleModel, RuleSet, WeightedRule,
 };
 
@@ -261,7 +261,7 @@ impl WeightedRuleModel {
         Ok(missed.iter().filter(|&&m| m).count() as f64 / missed.len().max(1) as f64)
     }
 
-    /// The rules as an rc-core rule set (class outcomes, normalised weights).
+    /// The rules as an rulecover-core rule set (class outcomes, normalised weights).
     pub fn rule_set(&self) -> RuleSet {
         RuleSet {
             features: self.features.clone(),

@@ -5,13 +5,13 @@
 
 use std::time::Duration;
 
-use rc_core::{
-    Condition, Dataset, Feature, PoolRule, Predict, Predictions, Rng, Rule, RuleModel, RuleSource,
-    Target,
-};
 use rc_cover::exact::exact_set_cover_with;
 use rc_cover::{
     greedy_set_cover, CoverSolver, CoverStatus, Error, LabeledPool, MircoParams, RuleStats,
+};
+use rulecover_core::{
+    Condition, Dataset, Feature, PoolRule, Predict, Predictions, Rng, Rule, RuleModel, RuleSource,
+    Target,
 };
 
 /// Random axis-aligned rules (1–3 conditions) plus one rule per row

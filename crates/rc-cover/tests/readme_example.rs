@@ -1,8 +1,8 @@
 //! The README's example, kept compiling and passing.
 
-use rc_core::{generate, metrics::accuracy, Fit, Predict, RuleModel};
 use rc_cover::MircoParams;
 use rc_tree::RandomForestParams;
+use rulecover_core::{generate, metrics::accuracy, Fit, Predict, RuleModel};
 
 #[test]
 fn readme_example() -> Result<(), Box<dyn std::error::Error>> {

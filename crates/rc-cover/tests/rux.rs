@@ -3,11 +3,6 @@
 //! AdaBoost, the weighted vote, the case-study view, serde and bad input.
 
 use proptest::prelude::*;
-use rc_core::generate::{ringnorm, twonorm};
-use rc_core::{
-    Condition, CoverageMatrix, Dataset, Feature, Fit, PoolRule, Predict, Rng, Rule, RuleModel,
-    RuleSource, Target,
-};
 use rc_cover::rux::{label_rules, CostFn};
 use rc_cover::weighted::rule_length;
 use rc_cover::{
@@ -16,6 +11,11 @@ use rc_cover::{
 };
 use rc_lp::{LpSolver, MinilpSolver};
 use rc_tree::{AdaBoostAlgorithm, AdaBoostParams, RandomForestParams};
+use rulecover_core::generate::{ringnorm, twonorm};
+use rulecover_core::{
+    Condition, CoverageMatrix, Dataset, Feature, Fit, PoolRule, Predict, Rng, Rule, RuleModel,
+    RuleSource, Target,
+};
 
 /// The LP solvers available in this build.
 fn solvers() -> Vec<(&'static str, Box<dyn LpSolver>)> {
@@ -359,7 +359,7 @@ fn multiclass_weights_vote_like_equation_two() {
             }
         }
         if any {
-            let best = rc_core::metrics::argmax(&y);
+            let best = rulecover_core::metrics::argmax(&y);
             assert_eq!(*p, best, "row {i}");
         }
     }
@@ -396,8 +396,8 @@ proptest! {
             }
         }
         if s.iter().sum::<f64>() > 0.0 {
-            let a = rc_core::metrics::argmax(&s);
-            let b = rc_core::metrics::argmax(&y);
+            let a = rulecover_core::metrics::argmax(&s);
+            let b = rulecover_core::metrics::argmax(&y);
             prop_assert!((y[a] - y[b]).abs() < 1e-12);
         }
     }

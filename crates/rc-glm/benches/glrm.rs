@@ -5,8 +5,8 @@
 //! proximal-Newton solver in the same run.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use rc_core::{generate, Dataset, Feature, Fit, Rng, Target};
 use rc_glm::GlrmParams;
+use rulecover_core::{generate, Dataset, Feature, Fit, Rng, Target};
 
 /// `n` rows, 8 uniform features, a target with interactions and noise.
 fn regression(n: usize, seed: u64) -> Dataset {

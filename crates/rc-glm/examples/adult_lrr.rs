@@ -15,10 +15,10 @@
 
 use std::time::Instant;
 
-use rc_core::metrics::r2;
-use rc_core::shared::{locate_data_dir, SharedData};
-use rc_core::{Fit, Predict, Predictions};
 use rc_glm::GlrmParams;
+use rulecover_core::metrics::r2;
+use rulecover_core::shared::{locate_data_dir, SharedData};
+use rulecover_core::{Fit, Predict, Predictions};
 
 /// The `paper002` λ0 grid, in path order.
 const PATH: &[f64] = &[0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 0.0005];

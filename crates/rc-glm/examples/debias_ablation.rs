@@ -9,11 +9,11 @@
 //! cargo run -p rc-glm --release --example debias_ablation [-- DATASET [METHOD]]
 //! ```
 
-use rc_core::cv::sklearn_stratified_kfold;
-use rc_core::metrics::brier;
-use rc_core::shared::{locate_data_dir, SharedData};
-use rc_core::{Predict, Predictions};
 use rc_glm::GlrmParams;
+use rulecover_core::cv::sklearn_stratified_kfold;
+use rulecover_core::metrics::brier;
+use rulecover_core::shared::{locate_data_dir, SharedData};
+use rulecover_core::{Predict, Predictions};
 
 /// The `paper002` grid, extended below its smallest value 0.0005.
 const GRID: &[f64] = &[

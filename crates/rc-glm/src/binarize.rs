@@ -22,7 +22,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use rc_core::{Dataset, Feature, FeatureKind};
+use rulecover_core::{Dataset, Feature, FeatureKind};
 
 use crate::bits::Bits;
 use crate::error::{invalid, Error, Result};
@@ -432,7 +432,7 @@ fn check_finite(feat: &Feature, col: &[f64]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rc_core::Target;
+    use rulecover_core::Target;
 
     fn data(cols: Vec<Vec<f64>>, features: Vec<Feature>) -> Dataset {
         let n = cols[0].len();

@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 use std::time::Instant;
 
-use rc_core::{Dataset, Fit, Target};
+use rulecover_core::{Dataset, Fit, Target};
 
 use crate::binarize::{Binarizer, BinaryMatrix};
 use crate::error::{Error, Result};

@@ -99,9 +99,9 @@ pub enum Error {
     /// The tree layer failed (RuleFit's ensemble).
     #[error("tree ensemble failed: {0}")]
     Tree(#[from] rc_tree::Error),
-    /// rc-core reported a problem with the data.
+    /// rulecover-core reported a problem with the data.
     #[error(transparent)]
-    Core(#[from] rc_core::Error),
+    Core(#[from] rulecover_core::Error),
 }
 
 /// Result alias of rc-glm.

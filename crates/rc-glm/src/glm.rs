@@ -1006,7 +1006,7 @@ pub(crate) fn cholesky_solve(h: &[f64], dim: usize, b: &[f64]) -> Option<Vec<f64
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rc_core::Rng;
+    use rulecover_core::Rng;
 
     fn random_problem(
         seed: u64,

@@ -461,7 +461,7 @@ fn cholesky_solve(h: &mut [f64], dim: usize, b: &[f64]) -> Option<Vec<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rc_core::Rng;
+    use rulecover_core::Rng;
 
     /// Squared-loss problems with the column kinds column generation
     /// makes: random rules, nested thresholds (highly correlated), dense

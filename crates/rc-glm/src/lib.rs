@@ -7,7 +7,7 @@
 //! RuleFit baseline fitted with the same solver.
 //!
 //! ```
-//! use rc_core::{Dataset, Feature, Fit, Predict, Rng, RuleModel, Target};
+//! use rulecover_core::{Dataset, Feature, Fit, Predict, Rng, RuleModel, Target};
 //! use rc_glm::GlrmParams;
 //!
 //! // y = 1 mostly when a > 0.5 and b > 0.5 (5% label noise).

@@ -5,8 +5,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use rc_core::rule::format_number;
-use rc_core::{Dataset, Feature, FeatureKind};
+use rulecover_core::rule::format_number;
+use rulecover_core::{Dataset, Feature, FeatureKind};
 
 /// The test a literal makes on one raw feature value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use rc_core::rule::format_number;
-use rc_core::{Dataset, Feature, Predict, Predictions, RuleModel};
+use rulecover_core::rule::format_number;
+use rulecover_core::{Dataset, Feature, Predict, Predictions, RuleModel};
 
 use crate::error::{Error, Result};
 use crate::glm::Loss;

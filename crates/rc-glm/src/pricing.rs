@@ -453,7 +453,7 @@ pub fn exact(
 mod tests {
     use super::*;
     use crate::binarize::BinarizerParams;
-    use rc_core::{Dataset, Feature, Rng, Target};
+    use rulecover_core::{Dataset, Feature, Rng, Target};
 
     fn toy(seed: u64, n: usize) -> (BinaryMatrix, Vec<Literal>, Vec<f64>) {
         let mut rng = Rng::new(seed);

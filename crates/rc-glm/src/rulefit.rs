@@ -31,9 +31,9 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use rc_core::rng::derive_seed;
-use rc_core::{Dataset, Fit, Rng, Target};
 use rc_tree::DecisionTreeParams;
+use rulecover_core::rng::derive_seed;
+use rulecover_core::{Dataset, Fit, Rng, Target};
 
 use crate::binarize::{quantile_sorted, BinarizerParams};
 use crate::bits::Bits;

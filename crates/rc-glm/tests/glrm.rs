@@ -2,12 +2,12 @@
 //! data: exact-pricing certificates checked by brute force, variants,
 //! regression, serialisation, determinism and bad input.
 
-use rc_core::{Dataset, Feature, Fit, Predict, Rng, RuleModel, Target};
 use rc_glm::binarize::BinaryMatrix;
 use rc_glm::pricing::{rule_value, PricingProblem};
 use rc_glm::{
     BinarizerParams, Error, GlrmModel, GlrmParams, MipBackend, Pricing, RuleFitParams, StopReason,
 };
+use rulecover_core::{Dataset, Feature, Fit, Predict, Rng, RuleModel, Target};
 
 fn xor_data(n: usize, seed: u64) -> Dataset {
     let mut rng = Rng::new(seed);
@@ -146,7 +146,7 @@ fn linear_variants_fit_a_regression_target() {
     let y = data.target_values();
     let r2 = |m: &GlrmModel| {
         let p = m.predict_values(&data).unwrap();
-        rc_core::metrics::r2(&y, &p).unwrap()
+        rulecover_core::metrics::r2(&y, &p).unwrap()
     };
     let lr1 = GlrmParams::lr1().lambdas(0.001, 0.2).fit(&data).unwrap();
     let lrrn = GlrmParams::lrrn().lambdas(0.001, 0.2).fit(&data).unwrap();

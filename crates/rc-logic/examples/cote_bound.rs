@@ -29,13 +29,13 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use rc_core::Rng;
 use rc_logic::coverage::{exists, Scratch, UNBOUND};
 use rc_logic::facts::FactStore;
 use rc_logic::symbols::Pred;
 use rc_logic::term::{Atom, Term};
 use rc_logic::tree::{CompiledTree, Node, RelTree};
 use rc_logic::{BoostParams, Problem};
+use rulecover_core::Rng;
 
 type Ground = (Pred, Vec<u32>);
 

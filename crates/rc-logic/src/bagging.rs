@@ -7,8 +7,8 @@
 //! the model does not depend on the number of threads.
 
 use rayon::prelude::*;
-use rc_core::rng::derive_seed;
-use rc_core::Rng;
+use rulecover_core::rng::derive_seed;
+use rulecover_core::Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::data::Problem;

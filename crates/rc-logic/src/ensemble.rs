@@ -204,7 +204,7 @@ impl TreeEnsemble {
     }
 }
 
-impl rc_core::RuleModel for TreeEnsemble {
+impl rulecover_core::RuleModel for TreeEnsemble {
     fn n_rules(&self) -> usize {
         self.n_paths()
     }

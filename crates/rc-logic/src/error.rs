@@ -147,7 +147,7 @@ pub enum Error {
     },
     /// A metric could not be computed.
     #[error(transparent)]
-    Core(#[from] rc_core::Error),
+    Core(#[from] rulecover_core::Error),
     /// A model could not be (de)serialised.
     #[error("JSON: {0}")]
     Json(#[from] serde_json::Error),

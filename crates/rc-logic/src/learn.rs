@@ -24,8 +24,8 @@
 use std::collections::VecDeque;
 
 use rayon::prelude::*;
-use rc_core::rng::derive_seed;
-use rc_core::Rng;
+use rulecover_core::rng::derive_seed;
+use rulecover_core::Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::coverage::{Query, Scratch, UNBOUND};

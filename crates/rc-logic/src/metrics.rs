@@ -2,7 +2,7 @@
 //! flavours, and conditional log-likelihood.
 //!
 //! - [`auc_roc`]: the Mann–Whitney statistic (ties count one half), from
-//!   [`rc_core::metrics::auc_roc`].
+//!   [`rulecover_core::metrics::auc_roc`].
 //! - [`auc_pr_davis_goadrich`]: the area under the precision–recall curve
 //!   with Davis & Goadrich's (ICML 2006) interpolation, exactly as the
 //!   `AUCCalculator` that BoostSRL calls (`auc.jar`): one point per
@@ -13,7 +13,7 @@
 //!   is the "AUC PR" BoostSRL prints and the relational papers report.
 //! - [`auc_pr_trapezoid`]: the trapezoid rule on the raw precision–recall
 //!   points starting at (0, 1), as scikit-learn's `auc(recall, precision)`
-//!   ([`rc_core::metrics::auc_pr`]); optimistic compared with the other.
+//!   ([`rulecover_core::metrics::auc_pr`]); optimistic compared with the other.
 //! - [`cll`]: mean log-probability of the true label, clipped at 1e-15
 //!   (BoostSRL's "CLL").
 
@@ -21,26 +21,26 @@ use crate::error::Result;
 
 /// AUC-ROC (`None` when only one class is present).
 pub fn auc_roc(y: &[usize], scores: &[f64]) -> Result<Option<f64>> {
-    Ok(rc_core::metrics::auc_roc(y, scores)?)
+    Ok(rulecover_core::metrics::auc_roc(y, scores)?)
 }
 
 /// Trapezoid AUC-PR (`None` without positives).
 pub fn auc_pr_trapezoid(y: &[usize], scores: &[f64]) -> Result<Option<f64>> {
-    Ok(rc_core::metrics::auc_pr(y, scores)?)
+    Ok(rulecover_core::metrics::auc_pr(y, scores)?)
 }
 
 /// Conditional log-likelihood: mean `ln p(y_i)` with `p` clipped to
 /// `[1e-15, 1 − 1e-15]` (`−log_loss`).
 pub fn cll(y: &[usize], proba: &[f64]) -> Result<f64> {
     let two: Vec<f64> = proba.iter().flat_map(|&p| [1.0 - p, p]).collect();
-    Ok(-rc_core::metrics::log_loss(y, &two, 2)?)
+    Ok(-rulecover_core::metrics::log_loss(y, &two, 2)?)
 }
 
 /// Davis–Goadrich AUC-PR as computed by `AUCCalculator` (see the module
 /// documentation); `None` without positives.
 pub fn auc_pr_davis_goadrich(y: &[usize], scores: &[f64]) -> Result<Option<f64>> {
-    // Validation (lengths, binary labels, finite scores) via rc-core.
-    rc_core::metrics::average_precision(y, scores)?;
+    // Validation (lengths, binary labels, finite scores) via rulecover-core.
+    rulecover_core::metrics::average_precision(y, scores)?;
     let tot_pos = y.iter().filter(|&&l| l == 1).count() as f64;
     let tot_neg = y.len() as f64 - tot_pos;
     if tot_pos == 0.0 {

@@ -344,7 +344,7 @@ fn decision_lists_serialise_and_predict() {
     let back: DecisionList = serde_json::from_str(&json).unwrap();
     assert_eq!(back, list);
     assert_eq!(back.render(), list.render());
-    use rc_core::RuleModel;
+    use rulecover_core::RuleModel;
     assert_eq!(list.n_rules(), 20);
     assert!((list.avg_length() - list.avg_rule_length()).abs() < 1e-12);
 }

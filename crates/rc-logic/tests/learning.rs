@@ -2,7 +2,6 @@
 //! find the relational rule, the models do not depend on the number of
 //! threads, and trees print and convert to decision lists.
 
-use rc_core::Rng;
 use rc_logic::data::{Problem, SplitText};
 use rc_logic::learn::TrainingSet;
 use rc_logic::metrics::auc_roc;
@@ -10,6 +9,7 @@ use rc_logic::symbols::Vocabulary;
 use rc_logic::term::{Atom, Term};
 use rc_logic::tree::{RelTree, TreeSpec};
 use rc_logic::{BaggingParams, BoostParams};
+use rulecover_core::Rng;
 
 /// A family world: `grandparent(A, B)` holds when A is a parent of a
 /// parent of B. Noise facts (`likes`) are irrelevant.

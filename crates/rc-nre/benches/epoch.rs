@@ -10,9 +10,9 @@ use std::path::PathBuf;
 use criterion::{criterion_group, criterion_main, Criterion};
 use nalgebra::DMatrix;
 
-use rc_core::shared::SharedData;
-use rc_core::Dataset;
 use rc_nre::{train, Mlp, NreParams, TrainParams, TrainSet};
+use rulecover_core::shared::SharedData;
+use rulecover_core::Dataset;
 
 fn magic() -> Dataset {
     let candidates: Vec<PathBuf> = std::env::var_os("RC_DATA_DIR")
@@ -28,7 +28,7 @@ fn magic() -> Dataset {
         }
     }
     eprintln!("magic not found: using a generated twonorm with 19,020 rows instead");
-    rc_core::generate::twonorm(19_020, 1)
+    rulecover_core::generate::twonorm(19_020, 1)
 }
 
 fn labels(data: &Dataset) -> Vec<f64> {

@@ -11,15 +11,15 @@
 
 use std::time::Instant;
 
-use rc_core::cv::sklearn_stratified_kfold;
-use rc_core::shared::{locate_data_dir, SharedData};
-use rc_core::{Dataset, Feature, FeatureKind, Fit, Predict};
 use rc_nre::{ConstantFeatures, MlpParams, NreParams};
+use rulecover_core::cv::sklearn_stratified_kfold;
+use rulecover_core::shared::{locate_data_dir, SharedData};
+use rulecover_core::{Dataset, Feature, FeatureKind, Fit, Predict};
 
 fn load(name: &str) -> Result<Dataset, Box<dyn std::error::Error>> {
     match name {
-        "twonorm" => return Ok(rc_core::generate::twonorm(7400, 1)),
-        "ring" => return Ok(rc_core::generate::ringnorm(7400, 2)),
+        "twonorm" => return Ok(rulecover_core::generate::twonorm(7400, 1)),
+        "ring" => return Ok(rulecover_core::generate::ringnorm(7400, 2)),
         _ => {}
     }
     let dir = locate_data_dir(None).map_err(|t| format!("no data directory (tried {t:?})"))?;

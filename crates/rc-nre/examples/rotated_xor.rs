@@ -13,10 +13,10 @@
 
 use std::path::PathBuf;
 
-use rc_core::generate::rotated_xor;
-use rc_core::Dataset;
 use rc_nre::plot::{support_svg, PlotOptions};
 use rc_nre::{NeuralRules, NreModel, NreParams, TrainParams};
+use rulecover_core::generate::rotated_xor;
+use rulecover_core::Dataset;
 
 /// Positive and negative rows inside the support of rule 0.
 fn covered(model: &NreModel, data: &Dataset) -> (usize, usize) {
@@ -98,7 +98,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             )?;
             std::fs::write(out.join(format!("xor_{kind}_{label}.svg")), svg)?;
             if epoch == long {
-                println!("  {}", rc_core::RuleModel::render_rules(&m).trim());
+                println!("  {}", rulecover_core::RuleModel::render_rules(&m).trim());
             }
         }
     }

@@ -4,7 +4,7 @@
 use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
 
-use rc_core::{Dataset, FeatureKind, Rng, Target};
+use rulecover_core::{Dataset, FeatureKind, Rng, Target};
 
 use crate::error::{Error, Result};
 
@@ -267,7 +267,7 @@ pub(crate) fn select_rows(x: &DMatrix<f64>, rows: &[usize]) -> DMatrix<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rc_core::Feature;
+    use rulecover_core::Feature;
 
     fn toy(cols: Vec<Vec<f64>>, labels: Vec<usize>) -> Dataset {
         let p = cols.len();

@@ -6,9 +6,9 @@
 /// fix the input.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// An error reported by rc-core (for example an invalid dataset view).
+    /// An error reported by rulecover-core (for example an invalid dataset view).
     #[error(transparent)]
-    Core(#[from] rc_core::Error),
+    Core(#[from] rulecover_core::Error),
 
     /// An error of the decision tree that initialises the network.
     #[error("growing the initial tree failed: {0}")]

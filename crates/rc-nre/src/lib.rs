@@ -6,8 +6,8 @@
 //! network trained the same way.
 //!
 //! ```
-//! use rc_core::generate::rotated_xor;
-//! use rc_core::{Fit, Predict, RuleModel};
+//! use rulecover_core::generate::rotated_xor;
+//! use rulecover_core::{Fit, Predict, RuleModel};
 //! use rc_nre::NreParams;
 //!
 //! // XOR rotated by 45°: axis-aligned boxes fit it badly.

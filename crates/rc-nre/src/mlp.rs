@@ -8,8 +8,8 @@
 use nalgebra::{DMatrix, DMatrixView, DMatrixViewMut};
 use serde::{Deserialize, Serialize};
 
-use rc_core::rng::derive_seed;
-use rc_core::{Dataset, Feature, Fit, Predict, Predictions, Rng};
+use rulecover_core::rng::derive_seed;
+use rulecover_core::{Dataset, Feature, Fit, Predict, Predictions, Rng};
 
 use crate::data::{select_rows, signed_labels, stratified_split, Standardizer};
 use crate::error::{Error, Result};

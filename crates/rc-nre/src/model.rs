@@ -4,9 +4,9 @@
 use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
 
-use rc_core::rng::derive_seed;
-use rc_core::{Dataset, Feature, Fit, Predict, Predictions, RuleModel};
 use rc_tree::{DecisionTree, DecisionTreeParams};
+use rulecover_core::rng::derive_seed;
+use rulecover_core::{Dataset, Feature, Fit, Predict, Predictions, RuleModel};
 
 use crate::data::{select_rows, signed_labels, stratified_split, Standardizer};
 use crate::encode::{encode_tree, PathStep};

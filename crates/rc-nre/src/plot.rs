@@ -5,7 +5,7 @@
 //! at their training mean.
 //!
 //! ```
-//! use rc_core::generate::rotated_xor;
+//! use rulecover_core::generate::rotated_xor;
 //! use rc_nre::plot::{support_svg, PlotOptions};
 //! use rc_nre::NreParams;
 //! let data = rotated_xor(200, 0, 0.7, 3);
@@ -19,7 +19,7 @@ use std::fmt::Write;
 
 use nalgebra::DMatrix;
 
-use rc_core::{Dataset, Feature, Target};
+use rulecover_core::{Dataset, Feature, Target};
 
 use crate::error::{invalid, Result};
 use crate::model::NreModel;
@@ -271,7 +271,7 @@ fn escape(s: &str) -> String {
 mod tests {
     use super::*;
     use crate::params::NreParams;
-    use rc_core::generate::rotated_xor;
+    use rulecover_core::generate::rotated_xor;
 
     #[test]
     fn draws_every_row_and_both_kinds_of_support() {

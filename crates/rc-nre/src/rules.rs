@@ -20,8 +20,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use rc_core::rule::format_number;
-use rc_core::Feature;
+use rulecover_core::rule::format_number;
+use rulecover_core::Feature;
 
 use crate::data::Standardizer;
 use crate::network::NeuralRules;

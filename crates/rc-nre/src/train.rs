@@ -15,8 +15,8 @@
 use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
 
-use rc_core::rng::derive_seed;
-use rc_core::Rng;
+use rulecover_core::rng::derive_seed;
+use rulecover_core::Rng;
 
 use crate::adam::Adam;
 use crate::error::{invalid, Error, Result};

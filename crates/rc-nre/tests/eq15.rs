@@ -2,10 +2,10 @@
 //! n⁻`) is twice the Gini decrease and squared error on ±1 labels: checked
 //! against the splits rc-tree's CART actually chose.
 
-use rc_core::generate::{ringnorm, rotated_xor, twonorm};
-use rc_core::{Dataset, Fit, Target};
 use rc_nre::margin::split_gain;
 use rc_tree::{DecisionTree, DecisionTreeParams, Tree};
+use rulecover_core::generate::{ringnorm, rotated_xor, twonorm};
+use rulecover_core::{Dataset, Fit, Target};
 
 fn counts(tree: &Tree, id: usize) -> (usize, usize) {
     let v = tree.value(id);

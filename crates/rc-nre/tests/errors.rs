@@ -1,8 +1,8 @@
 //! Bad input gives typed errors that name the problem, never a panic.
 
-use rc_core::generate::twonorm;
-use rc_core::{Dataset, Feature, Fit, Predict, Target};
 use rc_nre::{ConstantFeatures, Error, MlpParams, NreParams, TrainParams};
+use rulecover_core::generate::twonorm;
+use rulecover_core::{Dataset, Feature, Fit, Predict, Target};
 
 fn classes(labels: Vec<usize>, k: usize) -> Target {
     Target::Classes {
@@ -272,7 +272,7 @@ fn low_level_training_checks_shapes() {
         Err(Error::InvalidParameter { name: "grad", .. })
     ));
     // A plot needs the model's features.
-    let other = rc_core::generate::rotated_xor(20, 0, 0.3, 1);
+    let other = rulecover_core::generate::rotated_xor(20, 0, 0.3, 1);
     assert!(matches!(
         rc_nre::plot::support_svg(&model, &other, &Default::default()),
         Err(Error::FeatureMismatch { .. })

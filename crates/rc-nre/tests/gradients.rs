@@ -4,10 +4,10 @@
 
 use nalgebra::DMatrix;
 
-use rc_core::generate::{rotated_xor, twonorm};
-use rc_core::Rng;
 use rc_nre::train::loss_and_gradient;
 use rc_nre::{Loss, Mlp, Network, NreParams};
+use rulecover_core::generate::{rotated_xor, twonorm};
+use rulecover_core::Rng;
 
 /// Compares the analytic gradient with central differences on every
 /// parameter; returns how many parameters had a non-zero gradient.

@@ -2,10 +2,10 @@
 
 use proptest::prelude::*;
 
-use rc_core::generate::{ringnorm, rotated_xor, twonorm};
-use rc_core::{Dataset, Feature, Fit, Target};
 use rc_nre::{NreModel, NreParams};
 use rc_tree::DecisionTreeParams;
+use rulecover_core::generate::{ringnorm, rotated_xor, twonorm};
+use rulecover_core::{Dataset, Feature, Fit, Target};
 
 /// Checks, on every row of `data`: exactly one rule is active (the leaf
 /// supports are disjoint and cover the training rows), it is the rule of
@@ -103,7 +103,7 @@ fn encoding_follows_eq4() {
     // c_k = (n⁺ − n⁻)/n of the leaves: all 'a' on the left, all 'b' right.
     assert_eq!(net.output_weights(), &[-1.0, 1.0]);
     // Rules print as the tree's conditions on raw values.
-    let text = rc_core::RuleModel::render_rules(&model);
+    let text = rulecover_core::RuleModel::render_rules(&model);
     assert!(text.starts_with("if x < 9.5 then class a"), "{text}");
     assert!(text.contains("if x > 9.5 then class b"), "{text}");
 }
@@ -218,7 +218,9 @@ fn untrained_network_predicts_as_cart_of_the_same_depth() {
             );
             // The harness reads classes from the probabilities (argmax).
             assert_eq!(
-                rc_core::Predict::predict(&nre, &test).unwrap().labels(),
+                rulecover_core::Predict::predict(&nre, &test)
+                    .unwrap()
+                    .labels(),
                 Some(cart.predict_labels(&test).unwrap())
             );
             let covered = nre.supports(&test).unwrap();

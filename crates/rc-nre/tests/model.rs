@@ -1,9 +1,9 @@
 //! Fitting end to end: learning, reproducibility, serialisation and the
 //! exported rules.
 
-use rc_core::generate::{ringnorm, rotated_xor, twonorm};
-use rc_core::{Dataset, Fit, Predict, RuleModel};
 use rc_nre::{MlpParams, NreModel, NreParams, StopOn, TrainParams};
+use rulecover_core::generate::{ringnorm, rotated_xor, twonorm};
+use rulecover_core::{Dataset, Fit, Predict, RuleModel};
 
 fn error(labels: Vec<usize>, data: &Dataset) -> f64 {
     let truth = data.labels().unwrap();

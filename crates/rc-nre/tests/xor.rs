@@ -3,9 +3,9 @@
 //! only positives (one of the two positive wedges); a deep rule becomes
 //! non-convex and holds (almost) all positives.
 
-use rc_core::generate::rotated_xor;
-use rc_core::{Dataset, Feature, Target};
 use rc_nre::{NreModel, NreParams, TrainParams};
+use rulecover_core::generate::rotated_xor;
+use rulecover_core::{Dataset, Feature, Target};
 
 fn data() -> Dataset {
     rotated_xor(800, 0, std::f64::consts::FRAC_PI_4, 4)

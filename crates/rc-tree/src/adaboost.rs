@@ -3,8 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use rc_core::rng::derive_seed;
-use rc_core::{
+use rulecover_core::rng::derive_seed;
+use rulecover_core::{
     CoverageMatrix, Dataset, Feature, Fit, PoolRule, Predict, Predictions, RuleModel, RuleSet,
     RuleSource,
 };
@@ -18,7 +18,7 @@ use crate::rules::{self, LeafStats};
 use crate::sklearn_random::{estimator_seeds, Draws, RandR};
 use crate::splitter::{Scratch, TreeConfig};
 use crate::tree::Tree;
-use rc_core::Rng;
+use rulecover_core::Rng;
 
 /// `np.finfo(np.float64).eps`, the floor probabilities are clipped to.
 const PROBA_EPS: f64 = f64::EPSILON;
@@ -92,7 +92,7 @@ impl AdaBoostParams {
             let mut incorrect = vec![false; n];
             for (i, pr) in row_proba.chunks_mut(k).enumerate() {
                 tree.leaf_proba_into(tree.leaf_of_prepared(&prep, i), pr);
-                incorrect[i] = rc_core::metrics::argmax(pr) != y[i] as usize;
+                incorrect[i] = rulecover_core::metrics::argmax(pr) != y[i] as usize;
             }
             let sw_sum: f64 = sw.iter().sum();
             let err: f64 = sw
@@ -259,7 +259,7 @@ impl AdaBoost {
                         }
                     }
                     AdaBoostAlgorithm::Samme => {
-                        o[rc_core::metrics::argmax(&p)] += alpha;
+                        o[rulecover_core::metrics::argmax(&p)] += alpha;
                     }
                 }
             }
@@ -316,7 +316,7 @@ impl AdaBoost {
         Ok(self
             .decision_scores(data)?
             .chunks(k)
-            .map(rc_core::metrics::argmax)
+            .map(rulecover_core::metrics::argmax)
             .collect())
     }
 
@@ -402,7 +402,7 @@ impl RuleSource for AdaBoost {
     }
 
     /// Coverage by routing the rows through the trees.
-    fn pool_coverage(&self, data: &Dataset) -> rc_core::Result<CoverageMatrix> {
+    fn pool_coverage(&self, data: &Dataset) -> rulecover_core::Result<CoverageMatrix> {
         rules::coverage_of(&self.trees, data, self.n_features)
     }
 }

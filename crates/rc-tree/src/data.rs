@@ -2,7 +2,7 @@
 //! columns, presorted row orders of the many-valued features, and a sparse
 //! row-wise index of the two-valued (one-hot) features.
 
-use rc_core::{Dataset, FeatureKind, Target};
+use rulecover_core::{Dataset, FeatureKind, Target};
 
 use crate::criterion::FEATURE_THRESHOLD;
 use crate::error::{Error, Result};
@@ -370,7 +370,7 @@ impl<'a> Rows<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rc_core::Feature;
+    use rulecover_core::Feature;
 
     #[test]
     fn feature_classes() {

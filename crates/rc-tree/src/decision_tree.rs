@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use rc_core::{
+use rulecover_core::{
     CoverageMatrix, Dataset, Feature, Fit, PoolRule, Predict, Predictions, Rule, RuleModel,
     RuleSet, RuleSource,
 };
@@ -15,7 +15,7 @@ use crate::rules::{self, LeafStats};
 use crate::sklearn_random::{Draws, RandR};
 use crate::splitter::{Scratch, TargetRef, TreeConfig};
 use crate::tree::Tree;
-use rc_core::Rng;
+use rulecover_core::Rng;
 
 /// A fitted decision tree (classification or regression) with the names
 /// of the features and classes it was trained on.
@@ -145,7 +145,7 @@ impl DecisionTree {
         Ok(self
             .predict_proba(data)?
             .chunks(k)
-            .map(rc_core::metrics::argmax)
+            .map(rulecover_core::metrics::argmax)
             .collect())
     }
 
@@ -188,8 +188,8 @@ impl DecisionTree {
     }
 
     /// The tree as a rule set: one rule per leaf (increasing node id) with
-    /// the leaf's weighted class counts ([`rc_core::Outcome::ClassCounts`])
-    /// or value ([`rc_core::Outcome::Value`]), weight 1.
+    /// the leaf's weighted class counts ([`rulecover_core::Outcome::ClassCounts`])
+    /// or value ([`rulecover_core::Outcome::Value`]), weight 1.
     pub fn to_rule_set(&self) -> RuleSet {
         rules::rule_set_of(
             std::slice::from_ref(&self.tree),
@@ -239,7 +239,7 @@ impl RuleSource for DecisionTree {
     }
 
     /// Coverage by routing the rows through the tree.
-    fn pool_coverage(&self, data: &Dataset) -> rc_core::Result<CoverageMatrix> {
+    fn pool_coverage(&self, data: &Dataset) -> rulecover_core::Result<CoverageMatrix> {
         rules::coverage_of(
             std::slice::from_ref(&self.tree),
             data,

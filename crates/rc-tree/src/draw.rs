@@ -1,6 +1,6 @@
-//! Uniform integer draws from [`rc_core::Rng`] without a division per draw.
+//! Uniform integer draws from [`rulecover_core::Rng`] without a division per draw.
 
-use rc_core::Rng;
+use rulecover_core::Rng;
 
 /// A uniform integer in `0..n` (`n > 0`) by Lemire's multiply-shift method
 /// with rejection (exactly uniform; a division only on the rare rejection

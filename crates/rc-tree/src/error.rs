@@ -7,9 +7,9 @@
 /// the input.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// An error reported by rc-core (for example an invalid dataset view).
+    /// An error reported by rulecover-core (for example an invalid dataset view).
     #[error(transparent)]
-    Core(#[from] rc_core::Error),
+    Core(#[from] rulecover_core::Error),
 
     /// A parameter is out of its valid range.
     #[error("invalid parameter {name} = {value}: {reason}")]
@@ -146,9 +146,9 @@ pub enum Error {
 /// Result alias of rc-tree.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-impl From<Error> for rc_core::Error {
-    /// Maps an rc-tree error onto rc-core's error (used where a trait of
-    /// rc-core, such as [`rc_core::RuleSource`], fixes the error type).
+impl From<Error> for rulecover_core::Error {
+    /// Maps an rc-tree error onto rulecover-core's error (used where a trait of
+    /// rulecover-core, such as [`rulecover_core::RuleSource`], fixes the error type).
     fn from(e: Error) -> Self {
         match e {
             Error::Core(e) => e,
@@ -156,13 +156,13 @@ impl From<Error> for rc_core::Error {
                 name,
                 value,
                 reason,
-            } => rc_core::Error::InvalidParameter {
+            } => rulecover_core::Error::InvalidParameter {
                 name,
                 value,
                 reason,
             },
-            Error::TargetKind(m) => rc_core::Error::TargetKind(m),
-            other => rc_core::Error::Shape(other.to_string()),
+            Error::TargetKind(m) => rulecover_core::Error::TargetKind(m),
+            other => rulecover_core::Error::Shape(other.to_string()),
         }
     }
 }

@@ -5,8 +5,8 @@
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use rc_core::rng::derive_seed;
-use rc_core::{
+use rulecover_core::rng::derive_seed;
+use rulecover_core::{
     CoverageMatrix, Dataset, Feature, Fit, PoolRule, Predict, Predictions, RuleModel, RuleSet,
     RuleSource,
 };
@@ -20,7 +20,7 @@ use crate::rules::{self, LeafStats};
 use crate::sklearn_random::{bootstrap_counts, estimator_seeds, Draws, RandR};
 use crate::splitter::{Scratch, TreeConfig};
 use crate::tree::Tree;
-use rc_core::Rng;
+use rulecover_core::Rng;
 
 /// Rows predicted per parallel task.
 const CHUNK: usize = 256;
@@ -185,7 +185,7 @@ impl RandomForest {
         Ok(self
             .predict_proba(data)?
             .chunks(k)
-            .map(rc_core::metrics::argmax)
+            .map(rulecover_core::metrics::argmax)
             .collect())
     }
 
@@ -313,7 +313,7 @@ impl RuleSource for RandomForest {
     }
 
     /// Coverage by routing the rows through the trees.
-    fn pool_coverage(&self, data: &Dataset) -> rc_core::Result<CoverageMatrix> {
+    fn pool_coverage(&self, data: &Dataset) -> rulecover_core::Result<CoverageMatrix> {
         rules::coverage_of(&self.trees, data, self.n_features)
     }
 }

@@ -6,13 +6,13 @@
 //!   choose the same splits (their proxies differ by a per-node constant);
 //!   only the scale of `min_impurity_decrease` differs: scikit-learn's
 //!   Friedman improvement is not divided by the total weight;
-//! - seeds come from `rc_core::Rng`, so subsamples differ from
+//! - seeds come from `rulecover_core::Rng`, so subsamples differ from
 //!   scikit-learn's for the same seed.
 
 use serde::{Deserialize, Serialize};
 
-use rc_core::rng::derive_seed;
-use rc_core::{
+use rulecover_core::rng::derive_seed;
+use rulecover_core::{
     CoverageMatrix, Dataset, Feature, Fit, PoolRule, Predict, Predictions, RuleModel, RuleSet,
     RuleSource, Target,
 };
@@ -27,7 +27,7 @@ use crate::rules::{self, LeafStats};
 use crate::sklearn_random::Draws;
 use crate::splitter::{Scratch, TargetRef, TreeConfig};
 use crate::tree::Tree;
-use rc_core::Rng;
+use rulecover_core::Rng;
 
 /// `np.finfo(np.float32).eps`: prior probabilities are clipped to
 /// `[eps, 1 − eps]` before taking logs (scikit-learn).
@@ -380,7 +380,7 @@ impl GradientBoosting {
         Ok(self
             .predict_proba(data)?
             .chunks(k)
-            .map(rc_core::metrics::argmax)
+            .map(rulecover_core::metrics::argmax)
             .collect())
     }
 
@@ -465,7 +465,7 @@ impl RuleSource for GradientBoosting {
     }
 
     /// Coverage by routing the rows through the trees.
-    fn pool_coverage(&self, data: &Dataset) -> rc_core::Result<CoverageMatrix> {
+    fn pool_coverage(&self, data: &Dataset) -> rulecover_core::Result<CoverageMatrix> {
         rules::coverage_of(&self.trees, data, self.n_features)
     }
 }

@@ -1,13 +1,13 @@
 //! Weighted CART decision trees (Gini, entropy, squared error), random
 //! forests, AdaBoost (SAMME, SAMME.R) and gradient boosting that follow
 //! scikit-learn's algorithms split for split, with real-valued sample
-//! weights everywhere. Every fitted model hands out its leaves as rc-core
-//! [`Rule`](rc_core::Rule)s — with `apply`, leaf statistics on any dataset
+//! weights everywhere. Every fitted model hands out its leaves as rulecover-core
+//! [`Rule`](rulecover_core::Rule)s — with `apply`, leaf statistics on any dataset
 //! and fast rule-pool coverage — so rule learners (MIRCO, RCBoost, RUX, …)
 //! can build on them.
 //!
 //! ```
-//! use rc_core::{Dataset, Feature, Fit, Predict, RuleModel, Rng, Target};
+//! use rulecover_core::{Dataset, Feature, Fit, Predict, RuleModel, Rng, Target};
 //! use rc_tree::DecisionTreeParams;
 //!
 //! // Two features; the class is 1 inside the square (0.2, 0.7]².
@@ -51,14 +51,14 @@
 //! - [`GradientBoostingParams`] fits [`GradientBoosting`] (binomial or
 //!   multinomial deviance, squared error).
 //! - Rules: [`Tree::leaf_rules`], [`Tree::apply`], [`Tree::leaf_stats`];
-//!   every model implements [`rc_core::RuleSource`] and
-//!   [`rc_core::RuleModel`], and converts to an [`rc_core::RuleSet`].
+//!   every model implements [`rulecover_core::RuleSource`] and
+//!   [`rulecover_core::RuleModel`], and converts to an [`rulecover_core::RuleSet`].
 //!
 //! # Input
 //!
-//! Features must be numeric ([`rc_core::FeatureKind::Numeric`] or one-hot
-//! [`rc_core::FeatureKind::Indicator`] columns): call
-//! [`Dataset::one_hot`](rc_core::Dataset::one_hot) on categorical data
+//! Features must be numeric ([`rulecover_core::FeatureKind::Numeric`] or one-hot
+//! [`rulecover_core::FeatureKind::Indicator`] columns): call
+//! [`Dataset::one_hot`](rulecover_core::Dataset::one_hot) on categorical data
 //! first. **Missing values are rejected**: a `NaN` in any feature returns
 //! [`Error::MissingValue`] naming the feature and row, at fit and at
 //! predict time. Values must fit in float32. Sample weights must be
@@ -87,7 +87,7 @@
 //! # Random streams
 //!
 //! By default ([`RandomStream::Native`]) random draws (bootstrap, feature
-//! sampling, subsampling) come from [`rc_core::Rng`], and a tree that
+//! sampling, subsampling) come from [`rulecover_core::Rng`], and a tree that
 //! considers every feature scans them in column order, so ties between
 //! equally good splits on different features go to the lowest column.
 //! With [`RandomStream::Sklearn`] a decision tree, a random forest and
@@ -99,7 +99,7 @@
 //! papers' DT and RF columns are reproduced to the fourth decimal.
 //!
 //! ```
-//! use rc_core::{Dataset, Feature, Fit, Target};
+//! use rulecover_core::{Dataset, Feature, Fit, Target};
 //! use rc_tree::{RandomForestParams, RandomStream};
 //!
 //! let rows: Vec<Vec<f64>> = (0..60).map(|i| vec![(i % 7) as f64, (i % 5) as f64]).collect();

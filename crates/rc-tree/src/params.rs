@@ -110,7 +110,7 @@ impl MaxFeatures {
 /// Which random streams a fit draws from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum RandomStream {
-    /// rc-core's [`rc_core::Rng`] seeded from `seed`: fast draws, and a
+    /// rulecover-core's [`rulecover_core::Rng`] seeded from `seed`: fast draws, and a
     /// tree that considers every feature scans them in column order.
     #[default]
     Native,
@@ -307,7 +307,7 @@ impl DecisionTreeParams {
 /// Each tree is grown on a bootstrap sample (`n` draws with replacement,
 /// turned into integer sample weights) with its own seed; `tree.seed` is
 /// ignored. With [`RandomStream::Native`] (in `tree.random_stream`) the
-/// tree seeds are `rc_core::rng::derive_seed(seed, tree_index)`; with
+/// tree seeds are `rulecover_core::rng::derive_seed(seed, tree_index)`; with
 /// [`RandomStream::Sklearn`] they, the bootstrap samples and the feature
 /// draws are scikit-learn's for `random_state = seed`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

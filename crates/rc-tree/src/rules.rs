@@ -5,7 +5,7 @@
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use rc_core::{
+use rulecover_core::{
     Condition, CoverageMatrix, Dataset, Feature, Outcome, PoolRule, Rule, RuleSet, Target,
     WeightedRule,
 };
@@ -217,7 +217,7 @@ pub(crate) fn coverage_of(
     trees: &[Tree],
     data: &Dataset,
     n_features: usize,
-) -> rc_core::Result<CoverageMatrix> {
+) -> rulecover_core::Result<CoverageMatrix> {
     let leaves = apply_trees(trees, data, n_features)?;
     let n = data.n_rows();
     let columns: Vec<Vec<Vec<u32>>> = trees

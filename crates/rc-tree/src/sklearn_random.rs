@@ -14,8 +14,8 @@
 //! numpy's legacy `randint` with a range below 2³² is masked rejection on
 //! 32-bit MT19937 outputs, which [`Mt19937::interval`] reproduces.
 
-use rc_core::mt19937::Mt19937;
-use rc_core::Rng;
+use rulecover_core::mt19937::Mt19937;
+use rulecover_core::Rng;
 
 /// `RAND_R_MAX` of scikit-learn's `_random.pxd` (`0x7FFFFFFF`), which is
 /// also `np.iinfo(np.int32).max`.
@@ -23,7 +23,7 @@ const RAND_R_MAX: u32 = 0x7FFF_FFFF;
 
 /// The random draws of one tree build.
 pub(crate) enum Draws {
-    /// rc-core's generator (feature draws by Lemire's method).
+    /// rulecover-core's generator (feature draws by Lemire's method).
     Native(Rng),
     /// scikit-learn's `rand_r` state of the splitter.
     Sklearn(RandR),

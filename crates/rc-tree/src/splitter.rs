@@ -10,7 +10,7 @@
 //! `min_weight_leaf` checked per candidate, the best proxy improvement wins
 //! and the first one found wins ties.
 
-use rc_core::Rng;
+use rulecover_core::Rng;
 
 use crate::criterion::{self, FEATURE_THRESHOLD};
 use crate::data::{FeatureClass, Prepared};

@@ -6,7 +6,7 @@
 //! left when `f32(x) <= t`. Rounding to float32 is monotone, so the set of
 //! float64 values `x` with `f32(x) <= t` is exactly `x <= T` for
 //! `T = max { x : f32(x) <= t }`. rc-tree stores both: `t` (what
-//! scikit-learn prints) and `T` (the [`rc_core::Condition`] threshold).
+//! scikit-learn prints) and `T` (the [`rulecover_core::Condition`] threshold).
 //! Comparing raw `f64` values with `T` routes every row exactly as
 //! scikit-learn's float32 comparison would, and a rule extracted from a tree
 //! covers exactly the rows the tree sends to its leaf.
@@ -79,7 +79,7 @@ fn next_up_f64(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rc_core::Rng;
+    use rulecover_core::Rng;
 
     fn check(a: f32, b: f32) {
         let t = midpoint(a, b);

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use rc_core::Dataset;
+use rulecover_core::Dataset;
 
 use crate::data::{Prepared, Rows};
 use crate::error::Result;

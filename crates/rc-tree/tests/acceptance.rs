@@ -3,11 +3,11 @@
 
 mod common;
 
-use rc_core::{Dataset, Feature, FeatureKind, Fit, Outcome, Predict, Rng, Target};
 use rc_tree::{
     AdaBoostParams, DecisionTreeParams, Error, GradientBoostingParams, MaxFeatures,
     RandomForestParams, Tree,
 };
+use rulecover_core::{Dataset, Feature, FeatureKind, Fit, Outcome, Predict, Rng, Target};
 
 /// Rows repeated per an integer weight vector.
 fn duplicate(data: &Dataset, w: &[f64]) -> Dataset {
@@ -138,7 +138,7 @@ fn single_class_gives_one_leaf() {
 }
 
 /// Predictions of a rule set in which exactly one rule covers each row.
-fn rule_set_predictions(set: &rc_core::RuleSet, data: &Dataset) -> Vec<Outcome> {
+fn rule_set_predictions(set: &rulecover_core::RuleSet, data: &Dataset) -> Vec<Outcome> {
     (0..data.n_rows())
         .map(|i| {
             let row = data.row(i);
@@ -197,7 +197,7 @@ fn rules_predict_like_the_tree() {
         let Outcome::ClassCounts(c) = o else {
             panic!("class counts expected")
         };
-        assert_eq!(rc_core::metrics::argmax(c), *l, "row {i}");
+        assert_eq!(rulecover_core::metrics::argmax(c), *l, "row {i}");
     }
     // Regression.
     let data = common::regression(400, 6);
@@ -357,7 +357,7 @@ fn bad_input_gives_typed_errors() {
         f.predict(&other),
         Err(Error::FeatureCountMismatch { .. })
     ));
-    assert!(rc_core::RuleSource::pool_coverage(&f, &other).is_err());
+    assert!(rulecover_core::RuleSource::pool_coverage(&f, &other).is_err());
     // Categorical features.
     let cat = Dataset::new(
         "cat",

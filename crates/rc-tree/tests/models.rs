@@ -4,10 +4,12 @@
 mod common;
 
 use common::accuracy;
-use rc_core::{CoverageMatrix, Dataset, Feature, Fit, Predict, Rng, RuleModel, RuleSource, Target};
 use rc_tree::{
     AdaBoostAlgorithm, AdaBoostParams, Criterion, DecisionTreeParams, GbLoss,
     GradientBoostingParams, MaxFeatures, RandomForestParams,
+};
+use rulecover_core::{
+    CoverageMatrix, Dataset, Feature, Fit, Predict, Rng, RuleModel, RuleSource, Target,
 };
 
 /// Hastie et al. (2009), eq. 10.2: ten standard normal features, class 1

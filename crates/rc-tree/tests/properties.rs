@@ -3,8 +3,8 @@
 //! tree routes them.
 
 use proptest::prelude::*;
-use rc_core::{Dataset, Feature, Fit, Target};
 use rc_tree::{Criterion, DecisionTreeParams};
+use rulecover_core::{Dataset, Feature, Fit, Target};
 
 fn dataset(rows: &[Vec<f64>], labels: &[usize]) -> Dataset {
     let p = rows[0].len();

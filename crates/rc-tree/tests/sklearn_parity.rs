@@ -3,8 +3,8 @@
 //! `tree_.n_node_samples`, ...) for the same data, generated below by
 //! formulas that Python evaluates identically.
 
-use rc_core::{Dataset, Feature, Fit, Target};
 use rc_tree::{Criterion, DecisionTreeParams, Tree};
+use rulecover_core::{Dataset, Feature, Fit, Target};
 
 /// 80 rows: x0 = (37 i mod 101)/10, x1 = (53 i mod 97)/7,
 /// x2 = 11 i mod 5, x3 = i mod 2; y = (x0 > 5 and x1 < 8) or

@@ -3,11 +3,11 @@
 //! scikit-learn 1.9.1 (`tests/fixtures/sklearn_streams.py`) for the data
 //! below, which both sides compute with the same formulas.
 
-use rc_core::{Dataset, Feature, Fit, Target};
 use rc_tree::{
     AdaBoostAlgorithm, AdaBoostParams, DecisionTreeParams, Error, RandomForestParams, RandomStream,
     Tree,
 };
+use rulecover_core::{Dataset, Feature, Fit, Target};
 use serde::Deserialize;
 
 /// 300 rows, 8 features (continuous, few-valued and binary), 3 classes.

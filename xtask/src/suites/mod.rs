@@ -4,8 +4,8 @@
 
 use std::time::Instant;
 
-use rc_core::metrics::{evaluate, Metrics};
-use rc_core::{Dataset, Fit, Predict, Predictions, ZeroR};
+use rulecover_core::metrics::{evaluate, Metrics};
+use rulecover_core::{Dataset, Fit, Predict, Predictions, ZeroR};
 
 use crate::data::DataSource;
 use crate::records::Record;

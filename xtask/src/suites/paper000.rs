@@ -7,12 +7,12 @@
 //! rc-tree issue) and `paper000` (everything).
 
 use rc_colgen::RcBoostParams;
-use rc_core::{Dataset, Fit, RuleModel};
 use rc_cover::MircoParams;
 use rc_tree::{
     AdaBoostAlgorithm, AdaBoostParams, DecisionTreeParams, GradientBoostingParams,
     RandomForestParams, RandomStream,
 };
+use rulecover_core::{Dataset, Fit, RuleModel};
 use serde_json::json;
 
 use super::tuning::{accuracy_of, best_by_accuracy, grid_product, inner_folds};
@@ -202,7 +202,7 @@ fn best_rcb(job: &JobData, grid: &[(usize, usize)], caps: &[usize]) -> Result<us
     // k-th call is on fold k mod |folds|.
     let mut calls = 0usize;
     let mut cache: std::collections::HashMap<(usize, usize), Vec<f64>> = Default::default();
-    let (best, _) = rc_core::cv::grid_search(
+    let (best, _) = rulecover_core::cv::grid_search(
         job.train,
         grid,
         &folds,
@@ -237,7 +237,7 @@ fn run_rcb(job: &JobData) -> Result<Vec<Record>, JobError> {
     let mut rec = job.record("RCB");
     let (model, fit_s) = timed(|| rcb(d, c, job.seed).fit(job.train));
     let model = model?;
-    let (pred, predict_s) = timed(|| rc_core::Predict::predict(&model, job.test));
+    let (pred, predict_s) = timed(|| rulecover_core::Predict::predict(&model, job.test));
     put_metrics(&mut rec, job.test, &pred?)?;
     sizes(&mut rec, &model);
     rec.size

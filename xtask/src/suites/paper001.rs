@@ -12,9 +12,9 @@
 //! record says which (`params.lp_backend`).
 
 use rc_colgen::RugParams;
-use rc_core::{Dataset, Fit, Predict, RuleModel};
 use rc_cover::{RuxParams, WeightedRuleModel};
 use rc_tree::{AdaBoostAlgorithm, AdaBoostParams, DecisionTreeParams, RandomForestParams};
+use rulecover_core::{Dataset, Fit, Predict, RuleModel};
 use serde_json::json;
 
 use super::tuning::{best_by_accuracy, grid_product};

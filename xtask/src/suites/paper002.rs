@@ -21,12 +21,12 @@
 use std::path::{Path, PathBuf};
 
 use plotters::prelude::*;
-use rc_core::cv::{kfold, sklearn_stratified_kfold, stratified_kfold, Fold};
-use rc_core::metrics::{brier, mse, Summary};
-use rc_core::shared::SharedData;
-use rc_core::{Dataset, Fit, Predict, Predictions, Rng, RuleModel};
 use rc_glm::{GlrmModel, GlrmParams, RuleFitParams};
 use rc_tree::{GradientBoosting, GradientBoostingParams};
+use rulecover_core::cv::{kfold, sklearn_stratified_kfold, stratified_kfold, Fold};
+use rulecover_core::metrics::{brier, mse, Summary};
+use rulecover_core::shared::SharedData;
+use rulecover_core::{Dataset, Fit, Predict, Predictions, Rng, RuleModel};
 use serde_json::json;
 
 use super::{put_metrics, timed, zeror, CustomJob, JobData, JobError, Suite};

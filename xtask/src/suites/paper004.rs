@@ -30,12 +30,14 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 use std::sync::Mutex;
 
-use rc_core::cv::sklearn_stratified_kfold;
-use rc_core::shared::SharedData;
-use rc_core::stats::{sign_test, wilcoxon_differences, SignTies, WilcoxonOptions, ZeroMethod};
-use rc_core::{Dataset, Feature, FeatureKind, Fit, RuleModel};
 use rc_nre::{mean_best_epoch, ConstantFeatures, MlpParams, NreParams, TrainHistory};
 use rc_tree::{DecisionTreeParams, GradientBoostingParams, RandomForestParams};
+use rulecover_core::cv::sklearn_stratified_kfold;
+use rulecover_core::shared::SharedData;
+use rulecover_core::stats::{
+    sign_test, wilcoxon_differences, SignTies, WilcoxonOptions, ZeroMethod,
+};
+use rulecover_core::{Dataset, Feature, FeatureKind, Fit, RuleModel};
 use serde_json::json;
 
 use super::tuning::{best_by_accuracy, inner_folds};
@@ -96,9 +98,9 @@ impl Paper004 {
         }
         let data = if let Some(&(_, rows, seed)) = GENERATED.iter().find(|g| g.0 == name) {
             if name == "twonorm" {
-                rc_core::generate::twonorm(rows, seed)
+                rulecover_core::generate::twonorm(rows, seed)
             } else {
-                rc_core::generate::ringnorm(rows, seed)
+                rulecover_core::generate::ringnorm(rows, seed)
             }
         } else {
             let root = root.ok_or_else(|| format!("data set '{name}' needs the data directory"))?;
@@ -613,8 +615,8 @@ mod tests {
         assert_eq!(sign_critical(19), 14);
         // Exact binomial: 14 of 19 gives p = 0.064, 15 of 19 p = 0.019.
         assert!(
-            rc_core::stats::binomial_two_sided(14, 19) > 0.05
-                && rc_core::stats::binomial_two_sided(15, 19) < 0.05
+            rulecover_core::stats::binomial_two_sided(14, 19) > 0.05
+                && rulecover_core::stats::binomial_two_sided(15, 19) < 0.05
         );
     }
 
@@ -645,7 +647,7 @@ mod tests {
 
     #[test]
     fn level_codes_become_numeric() {
-        let d = rc_core::generate::tictactoe();
+        let d = rulecover_core::generate::tictactoe();
         let n = level_codes(&d).unwrap();
         assert!(n.features().iter().all(|f| !f.is_categorical()));
         assert_eq!(n.value(0, 0), d.value(0, 0));

@@ -216,7 +216,7 @@ pub fn put_scores(rec: &mut Record, labels: &[usize], proba: &[f64]) -> Result<(
 /// levels), `trees`, `avg_clause_length` (mean path length), and the
 /// naive combination's `max_clauses` (Π paths) and `max_avg_length`.
 pub fn put_size(rec: &mut Record, model: &TreeEnsemble) {
-    use rc_core::RuleModel;
+    use rulecover_core::RuleModel;
     rec.size.insert("paths".into(), model.n_paths() as f64);
     rec.size.insert("clauses".into(), model.n_paths() as f64);
     rec.size

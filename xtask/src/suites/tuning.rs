@@ -3,9 +3,9 @@
 //! for the run's seed), ties to the first grid point, then a refit on the
 //! whole outer training fold.
 
-use rc_core::cv::{grid_search, sklearn_stratified_kfold, stratified_kfold, Fold};
-use rc_core::metrics::accuracy;
-use rc_core::{Dataset, Predict};
+use rulecover_core::cv::{grid_search, sklearn_stratified_kfold, stratified_kfold, Fold};
+use rulecover_core::metrics::accuracy;
+use rulecover_core::{Dataset, Predict};
 
 use super::{JobData, JobError};
 

@@ -346,7 +346,7 @@ impl FirstRuleIndex {
     }
 }
 
-impl rc_core::RuleModel for DecisionList {
+impl rulecover_core::RuleModel for DecisionList {
     fn n_rules(&self) -> usize {
         self.len()
     }

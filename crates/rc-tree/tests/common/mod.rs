@@ -1,7 +1,7 @@
 //! Generated data sets shared by the integration tests.
 #![allow(dead_code)]
 
-use rc_core::{Dataset, Feature, Rng, Target};
+use rulecover_core::{Dataset, Feature, Rng, Target};
 
 fn features(p: usize) -> Vec<Feature> {
     (0..p).map(|j| Feature::numeric(format!("x{j}"))).collect()

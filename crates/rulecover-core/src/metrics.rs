@@ -15,12 +15,12 @@
 //! scores) and returns an [`Error`] rather than panicking.
 //!
 //! ```
-//! use rc_core::metrics::{auc_roc, average_precision};
+//! use rulecover_core::metrics::{auc_roc, average_precision};
 //! let y = [0, 0, 1, 1];
 //! let s = [0.1, 0.4, 0.35, 0.8];
 //! assert_eq!(auc_roc(&y, &s)?, Some(0.75));
 //! assert!((average_precision(&y, &s)?.unwrap() - 0.8333333333).abs() < 1e-9);
-//! # Ok::<(), rc_core::Error>(())
+//! # Ok::<(), rulecover_core::Error>(())
 //! ```
 
 use serde::{Deserialize, Serialize};

@@ -7,7 +7,7 @@
 //! [`RuleModel`], and ensembles hand out rule pools through [`RuleSource`].
 //!
 //! ```
-//! use rc_core::{Condition, Dataset, Feature, Rule, Target};
+//! use rulecover_core::{Condition, Dataset, Feature, Rule, Target};
 //!
 //! let data = Dataset::new(
 //!     "patients",
@@ -18,7 +18,7 @@
 //! let rule = Rule::new(vec![Condition::gt(0, 40.0), Condition::le(1, 29.1)]);
 //! assert_eq!(rule.display(data.features()).to_string(), "age > 40 and bmi <= 29.1");
 //! assert_eq!(rule.coverage(&data).iter().collect::<Vec<_>>(), vec![2]);
-//! # Ok::<(), rc_core::Error>(())
+//! # Ok::<(), rulecover_core::Error>(())
 //! ```
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]

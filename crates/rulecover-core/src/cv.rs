@@ -13,7 +13,7 @@
 //! `shuffle=False` folds exactly.
 //!
 //! ```
-//! use rc_core::cv::stratified_kfold;
+//! use rulecover_core::cv::stratified_kfold;
 //! let labels = [0, 0, 0, 0, 1, 1, 1, 1, 1, 1];
 //! let folds = stratified_kfold(&labels, 2, 42)?;
 //! assert_eq!(folds.len(), 2);
@@ -21,7 +21,7 @@
 //!     assert_eq!(f.test.len(), 5);
 //!     assert_eq!(f.test.iter().filter(|&&i| labels[i] == 1).count(), 3);
 //! }
-//! # Ok::<(), rc_core::Error>(())
+//! # Ok::<(), rulecover_core::Error>(())
 //! ```
 
 use std::path::Path;
@@ -405,7 +405,7 @@ pub fn folds_to_json(path: impl AsRef<Path>, folds: &[Fold]) -> Result<()> {
 /// (usually the outer training view, for nested cross-validation). The
 /// first error of `score` is returned; so are errors of this function
 /// (empty grid or folds, bad fold indices, no finite mean), converted with
-/// `From<rc_core::Error>`.
+/// `From<rulecover_core::Error>`.
 pub fn grid_search<P, F, E>(
     data: &Dataset,
     grid: &[P],
@@ -600,7 +600,7 @@ mod tests {
         let text = folds_to_json_string(&folds);
         assert_eq!(folds_from_json_str(&text, 7, "mem").unwrap(), folds);
 
-        let dir = std::env::temp_dir().join(format!("rc_core_cv_{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("rulecover_core_cv_{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("folds.json");
         folds_to_json(&path, &folds).unwrap();

@@ -1,11 +1,11 @@
 //! CSV edge cases: every bad input gives a typed error naming the file and,
 //! where they exist, the column and row.
 
-use rc_core::csv::{
+use rulecover_core::csv::{
     read_csv, read_csv_str, ColumnKind, CsvOptions, MissingCategorical, MissingNumeric, TaskKind,
     MISSING_LEVEL,
 };
-use rc_core::{Error, FeatureKind, Target};
+use rulecover_core::{Error, FeatureKind, Target};
 
 fn opts() -> CsvOptions {
     CsvOptions::default()

@@ -110,7 +110,7 @@ struct Storage {
 /// keep only a list of row indices.
 ///
 /// ```
-/// use rc_core::{Dataset, Feature, Target};
+/// use rulecover_core::{Dataset, Feature, Target};
 /// let data = Dataset::new(
 ///     "toy",
 ///     vec![Feature::numeric("age"), Feature::numeric("bmi")],

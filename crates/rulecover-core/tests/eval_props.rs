@@ -2,9 +2,9 @@
 //! rank-based tests.
 
 use proptest::prelude::*;
-use rc_core::cv::{kfold, stratified_kfold, train_test_split_stratified, Fold};
-use rc_core::metrics::{auc_pr, auc_roc, average_precision};
-use rc_core::stats::{holm, wilcoxon_differences, PValueMethod, WilcoxonOptions};
+use rulecover_core::cv::{kfold, stratified_kfold, train_test_split_stratified, Fold};
+use rulecover_core::metrics::{auc_pr, auc_roc, average_precision};
+use rulecover_core::stats::{holm, wilcoxon_differences, PValueMethod, WilcoxonOptions};
 
 fn assert_partition(folds: &[Fold], n: usize) {
     let mut seen = vec![0usize; n];

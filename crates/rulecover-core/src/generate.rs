@@ -6,7 +6,7 @@
 //! same data on every platform.
 //!
 //! ```
-//! use rc_core::generate::{tictactoe, twonorm};
+//! use rulecover_core::generate::{tictactoe, twonorm};
 //! let ttt = tictactoe();
 //! assert_eq!(ttt.n_rows(), 958);
 //! assert_eq!(ttt.class_counts(), vec![332, 626]);

@@ -2,7 +2,7 @@
 //! (Dawer et al., arXiv 2002.04319, Tables I–V), recomputed from the
 //! per-dataset test errors of its Table IV.
 
-use rc_core::stats::{sign_test, wilcoxon, SignTies, WilcoxonOptions, ZeroMethod};
+use rulecover_core::stats::{sign_test, wilcoxon, SignTies, WilcoxonOptions, ZeroMethod};
 
 /// Table IV: test error (%) of GB, RF, ANN and NRE on 19 datasets.
 const TABLE_IV: [(&str, [f64; 4]); 19] = [

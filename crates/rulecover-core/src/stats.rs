@@ -12,7 +12,7 @@
 //! distributions. These return `NaN` for arguments outside their domain.
 //!
 //! ```
-//! use rc_core::stats::{wilcoxon, WilcoxonOptions};
+//! use rulecover_core::stats::{wilcoxon, WilcoxonOptions};
 //! // Errors (%) of two methods on six datasets.
 //! let other = [10.0, 5.0, 3.0, 8.0, 1.0, 7.5];
 //! let mine = [8.0, 4.0, 3.0, 6.5, 1.5, 6.0];
@@ -21,7 +21,7 @@
 //! // gives half its rank to each side.
 //! assert_eq!((w.r_plus, w.r_minus), (18.5, 2.5));
 //! assert_eq!(w.t, 2.5);
-//! # Ok::<(), rc_core::Error>(())
+//! # Ok::<(), rulecover_core::Error>(())
 //! ```
 
 use serde::{Deserialize, Serialize};

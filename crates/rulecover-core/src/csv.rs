@@ -1,15 +1,15 @@
 //! CSV loading with explicit policies for column kinds and missing values.
 //!
 //! ```
-//! use rc_core::csv::{read_csv_str, CsvOptions};
+//! use rulecover_core::csv::{read_csv_str, CsvOptions};
 //! let text = "age,color,y\n31,red,yes\n,blue,no\n47,,no\n";
 //! let opts = CsvOptions::default()
-//!     .missing_numeric(rc_core::csv::MissingNumeric::DropRows);
+//!     .missing_numeric(rulecover_core::csv::MissingNumeric::DropRows);
 //! let data = read_csv_str("example", text, &opts)?;
 //! assert_eq!(data.n_rows(), 2);                  // the row without an age is dropped
 //! assert_eq!(data.class_names(), ["no", "yes"]);
 //! assert!(data.features()[1].is_categorical());  // a missing color is its own level
-//! # Ok::<(), rc_core::Error>(())
+//! # Ok::<(), rulecover_core::Error>(())
 //! ```
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -1,8 +1,8 @@
-//! The error type of rc-core.
+//! The error type of rulecover-core.
 
 use std::path::PathBuf;
 
-/// Everything that can go wrong in rc-core: bad input files, inconsistent
+/// Everything that can go wrong in rulecover-core: bad input files, inconsistent
 /// data, invalid parameters. Messages name the file, column, row and value
 /// where they exist, so the user can fix the input.
 #[derive(Debug, thiserror::Error)]
@@ -119,5 +119,5 @@ pub enum Error {
     },
 }
 
-/// Result alias of rc-core.
+/// Result alias of rulecover-core.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
