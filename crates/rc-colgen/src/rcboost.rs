@@ -341,7 +341,7 @@ impl RcBoostModel {
     }
 
     /// The pool as a printable rule set.
-    pub fn rule_set(&self) -> RuleSet {
+    fn to_rule_set(&self) -> RuleSet {
         RuleSet {
             features: self.features.clone(),
             class_names: self.class_names.clone(),
@@ -350,12 +350,16 @@ impl RcBoostModel {
                 .iter()
                 .zip(&self.stats)
                 .map(|(r, s)| rulecover_core::WeightedRule {
-                    rule: r.clone(),
+                    antecedent: rulecover_core::Antecedent::Conjunction(r.clone()),
                     outcome: match s {
                         RuleStats::Counts(c) => rulecover_core::Outcome::ClassCounts(c.clone()),
                         RuleStats::Value { mean, .. } => rulecover_core::Outcome::Value(*mean),
                     },
                     weight: 1.0,
+                    coverage: match s {
+                        RuleStats::Counts(c) => c.iter().sum::<f64>() as usize,
+                        RuleStats::Value { .. } => 0,
+                    },
                 })
                 .collect(),
         }
@@ -388,6 +392,10 @@ impl RuleModel for RcBoostModel {
     }
 
     fn render_rules(&self) -> String {
-        self.rule_set().to_string()
+        self.to_rule_set().to_string()
+    }
+
+    fn rule_set(&self) -> RuleSet {
+        self.to_rule_set()
     }
 }

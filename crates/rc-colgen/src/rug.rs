@@ -469,4 +469,8 @@ impl RuleModel for RugModel {
     fn render_rules(&self) -> String {
         self.model.render_rules()
     }
+
+    fn rule_set(&self) -> rulecover_core::RuleSet {
+        self.model.rule_set()
+    }
 }

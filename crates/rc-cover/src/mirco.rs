@@ -6,8 +6,8 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use rulecover_core::{
-    Dataset, Feature, Outcome, Predict, Predictions, Rule, RuleModel, RuleSet, RuleSource,
-    WeightedRule,
+    Antecedent, Dataset, Feature, Outcome, Predict, Predictions, Rule, RuleModel, RuleSet,
+    RuleSource, WeightedRule,
 };
 
 use crate::error::{Error, Result};
@@ -201,7 +201,7 @@ impl MircoModel {
     }
 
     /// The rules as a printable rule set (class counts as outcomes).
-    pub fn rule_set(&self) -> RuleSet {
+    fn to_rule_set(&self) -> RuleSet {
         RuleSet {
             features: self.features.clone(),
             class_names: self.class_names.clone(),
@@ -210,12 +210,16 @@ impl MircoModel {
                 .iter()
                 .zip(&self.stats)
                 .map(|(r, s)| WeightedRule {
-                    rule: r.clone(),
+                    antecedent: Antecedent::Conjunction(r.clone()),
                     outcome: match s {
                         RuleStats::Counts(c) => Outcome::ClassCounts(c.clone()),
                         RuleStats::Value { mean, .. } => Outcome::Value(*mean),
                     },
                     weight: 1.0,
+                    coverage: match s {
+                        RuleStats::Counts(c) => c.iter().sum::<f64>() as usize,
+                        RuleStats::Value { .. } => 0,
+                    },
                 })
                 .collect(),
         }
@@ -240,6 +244,10 @@ impl RuleModel for MircoModel {
     }
 
     fn render_rules(&self) -> String {
-        self.rule_set().to_string()
+        self.to_rule_set().to_string()
+    }
+
+    fn rule_set(&self) -> RuleSet {
+        self.to_rule_set()
     }
 }

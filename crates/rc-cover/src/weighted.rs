@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use rulecover_core::metrics::argmax;
 use rulecover_core::{
-    Dataset, Feature, Outcome, Predict, Predictions, Rule, RuleModel, RuleSet, WeightedRule,
+    Antecedent, Dataset, Feature, Outcome, Predict, Predictions, Rule, RuleModel, RuleSet,
+    WeightedRule,
 };
 
 use crate::error::{Error, Result};
@@ -261,8 +262,8 @@ impl WeightedRuleModel {
         Ok(missed.iter().filter(|&&m| m).count() as f64 / missed.len().max(1) as f64)
     }
 
-    /// The rules as an rulecover-core rule set (class outcomes, normalised weights).
-    pub fn rule_set(&self) -> RuleSet {
+    /// The rules as a rule set (class outcomes, normalised weights).
+    fn to_rule_set(&self) -> RuleSet {
         RuleSet {
             features: self.features.clone(),
             class_names: self.class_names.clone(),
@@ -270,9 +271,10 @@ impl WeightedRuleModel {
                 .rules
                 .iter()
                 .map(|r| WeightedRule {
-                    rule: r.rule.clone(),
+                    antecedent: Antecedent::Conjunction(r.rule.clone()),
                     outcome: Outcome::Class(r.class),
                     weight: r.weight,
+                    coverage: r.class_counts.iter().sum::<f64>() as usize,
                 })
                 .collect(),
         }
@@ -424,5 +426,9 @@ impl RuleModel for WeightedRuleModel {
 
     fn render_rules(&self) -> String {
         self.to_string()
+    }
+
+    fn rule_set(&self) -> RuleSet {
+        self.to_rule_set()
     }
 }

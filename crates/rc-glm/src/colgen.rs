@@ -87,6 +87,10 @@ pub(crate) fn prepare_target(data: &Dataset, loss: Option<Loss>) -> Result<Prepa
             "data set '{}' has class labels; a linear model needs a real target",
             data.name()
         ))),
+        (_, Target::None) => Err(Error::TargetKind(format!(
+            "data set '{}' has no target to learn from",
+            data.name()
+        ))),
     }
 }
 

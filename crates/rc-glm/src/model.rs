@@ -11,7 +11,7 @@ use rulecover_core::{Dataset, Feature, Predict, Predictions, RuleModel};
 
 use crate::error::{Error, Result};
 use crate::glm::Loss;
-use crate::literal::Conjunction;
+use crate::literal::{Conjunction, LiteralOp};
 
 /// Weight of one literal in the complexity measure of the paper
 /// (`Σ_rules (1 + 0.2·degree) + #linear terms`).
@@ -286,6 +286,44 @@ impl RuleModel for GlrmModel {
 
     fn render_rules(&self) -> String {
         self.to_string()
+    }
+
+    /// The terms by decreasing `|coefficient|`; each weight is the term's
+    /// coefficient on the linear-predictor scale. Training coverage: not
+    /// yet recorded (0).
+    fn rule_set(&self) -> rulecover_core::RuleSet {
+        use rulecover_core::{Antecedent, Condition, Op, Outcome, Rule, WeightedRule};
+        let condition = |l: &crate::literal::Literal| Condition {
+            feature: l.feature,
+            op: match l.op {
+                LiteralOp::Le => Op::Le,
+                LiteralOp::Gt => Op::Gt,
+                LiteralOp::Eq => Op::Eq,
+                LiteralOp::Ne => Op::Ne,
+                LiteralOp::Missing => Op::IsMissing,
+                LiteralOp::NotMissing => Op::NotMissing,
+            },
+            value: l.value,
+        };
+        rulecover_core::RuleSet {
+            features: self.features.clone(),
+            class_names: self.class_names.clone(),
+            rules: self
+                .terms
+                .iter()
+                .map(|t| WeightedRule {
+                    antecedent: match &t.term {
+                        Term::Rule(c) => Antecedent::Conjunction(Rule::new(
+                            c.literals.iter().map(condition).collect(),
+                        )),
+                        Term::Linear(l) => Antecedent::Linear { feature: l.feature },
+                    },
+                    outcome: Outcome::Value(t.coef),
+                    weight: t.coef,
+                    coverage: 0,
+                })
+                .collect(),
+        }
     }
 }
 

@@ -225,4 +225,30 @@ impl rulecover_core::RuleModel for TreeEnsemble {
         }
         out
     }
+
+    /// One rule per root-to-leaf clause of every tree, trees in order;
+    /// the value is the leaf's regression value. Coverage is not recorded
+    /// (0).
+    fn rule_set(&self) -> rulecover_core::RuleSet {
+        rulecover_core::RuleSet {
+            features: Vec::new(),
+            class_names: Vec::new(),
+            rules: self
+                .trees
+                .iter()
+                .flat_map(|t| t.to_clauses())
+                .map(|(c, v)| rulecover_core::WeightedRule {
+                    antecedent: rulecover_core::Antecedent::Clause(
+                        c.body
+                            .iter()
+                            .map(|a| a.display(&self.vocab).to_string())
+                            .collect(),
+                    ),
+                    outcome: rulecover_core::Outcome::Value(v),
+                    weight: 1.0,
+                    coverage: 0,
+                })
+                .collect(),
+        }
+    }
 }

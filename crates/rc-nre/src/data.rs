@@ -57,6 +57,12 @@ pub(crate) fn signed_labels(data: &Dataset) -> Result<Vec<f64>> {
                 what: "a real-valued target".into(),
             })
         }
+        Target::None => {
+            return Err(Error::NotBinary {
+                dataset: data.name().to_string(),
+                what: "no target".into(),
+            })
+        }
     };
     if names.len() != 2 {
         return Err(Error::NotBinary {

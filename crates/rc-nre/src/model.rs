@@ -6,7 +6,10 @@ use serde::{Deserialize, Serialize};
 
 use rc_tree::{DecisionTree, DecisionTreeParams};
 use rulecover_core::rng::derive_seed;
-use rulecover_core::{Dataset, Feature, Fit, Predict, Predictions, RuleModel};
+use rulecover_core::{
+    Antecedent, Dataset, Feature, Fit, Outcome, Predict, Predictions, RuleModel, RuleSet,
+    WeightedRule,
+};
 
 use crate::data::{select_rows, signed_labels, stratified_split, Standardizer};
 use crate::encode::{encode_tree, PathStep};
@@ -517,5 +520,31 @@ impl RuleModel for NreModel {
             out.push('\n');
         }
         out
+    }
+
+    fn rule_set(&self) -> RuleSet {
+        RuleSet {
+            features: self.features.clone(),
+            class_names: self.class_names.clone(),
+            rules: self
+                .rules()
+                .iter()
+                .map(|r| WeightedRule {
+                    antecedent: Antecedent::Oblique(
+                        r.conditions()
+                            .into_iter()
+                            .map(|c| rulecover_core::ObliqueCondition {
+                                terms: c.terms,
+                                greater: c.greater,
+                                threshold: c.threshold,
+                            })
+                            .collect(),
+                    ),
+                    outcome: Outcome::Value(r.output),
+                    weight: 1.0,
+                    coverage: 0,
+                })
+                .collect(),
+        }
     }
 }

@@ -348,7 +348,7 @@ impl AdaBoost {
 
     /// All leaves as a rule set: outcome = the leaf's class probabilities,
     /// weight = the tree's estimator weight.
-    pub fn to_rule_set(&self) -> RuleSet {
+    fn to_rule_set(&self) -> RuleSet {
         rules::rule_set_of(
             &self.trees,
             &self.features,
@@ -391,6 +391,10 @@ impl RuleModel for AdaBoost {
 
     fn render_rules(&self) -> String {
         self.to_rule_set().to_string()
+    }
+
+    fn rule_set(&self) -> RuleSet {
+        self.to_rule_set()
     }
 }
 

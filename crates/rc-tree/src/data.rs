@@ -281,6 +281,10 @@ pub(crate) fn labels_for(data: &Dataset, criterion: Criterion) -> Result<Labels>
             criterion.name(),
             data.name()
         ))),
+        (Target::None, _) => Err(Error::TargetKind(format!(
+            "dataset '{}' has no target to learn from",
+            data.name()
+        ))),
     }
 }
 

@@ -190,7 +190,7 @@ impl DecisionTree {
     /// The tree as a rule set: one rule per leaf (increasing node id) with
     /// the leaf's weighted class counts ([`rulecover_core::Outcome::ClassCounts`])
     /// or value ([`rulecover_core::Outcome::Value`]), weight 1.
-    pub fn to_rule_set(&self) -> RuleSet {
+    fn to_rule_set(&self) -> RuleSet {
         rules::rule_set_of(
             std::slice::from_ref(&self.tree),
             &self.features,
@@ -229,6 +229,10 @@ impl RuleModel for DecisionTree {
 
     fn render_rules(&self) -> String {
         self.to_rule_set().to_string()
+    }
+
+    fn rule_set(&self) -> RuleSet {
+        self.to_rule_set()
     }
 }
 

@@ -236,7 +236,7 @@ impl RandomForest {
     /// All leaves as a rule set: outcome = the leaf's class probabilities
     /// (or value), weight = 1 / number of trees, so the weighted sum of the
     /// rules a row satisfies is the forest's prediction.
-    pub fn to_rule_set(&self) -> RuleSet {
+    fn to_rule_set(&self) -> RuleSet {
         let w = 1.0 / self.trees.len() as f64;
         rules::rule_set_of(
             &self.trees,
@@ -302,6 +302,10 @@ impl RuleModel for RandomForest {
 
     fn render_rules(&self) -> String {
         self.to_rule_set().to_string()
+    }
+
+    fn rule_set(&self) -> RuleSet {
+        self.to_rule_set()
     }
 }
 

@@ -123,6 +123,12 @@ impl GradientBoostingParams {
                 (loss, k, y, Vec::new())
             }
             Target::Real(_) => (GbLoss::SquaredError, 0, Vec::new(), data.target_values()),
+            Target::None => {
+                return Err(Error::TargetKind(format!(
+                    "dataset '{}' has no target to learn from",
+                    data.name()
+                )))
+            }
         };
         let kk = if loss == GbLoss::MultinomialDeviance {
             n_classes
@@ -415,7 +421,7 @@ impl GradientBoosting {
     /// is `init` plus the weighted values of the rules it satisfies (per
     /// class for multinomial deviance: tree `j` scores class
     /// `j % trees_per_stage`).
-    pub fn to_rule_set(&self) -> RuleSet {
+    fn to_rule_set(&self) -> RuleSet {
         rules::rule_set_of(
             &self.trees,
             &self.features,
@@ -454,6 +460,10 @@ impl RuleModel for GradientBoosting {
 
     fn render_rules(&self) -> String {
         self.to_rule_set().to_string()
+    }
+
+    fn rule_set(&self) -> RuleSet {
+        self.to_rule_set()
     }
 }
 

@@ -6,8 +6,8 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use rulecover_core::{
-    Condition, CoverageMatrix, Dataset, Feature, Outcome, PoolRule, Rule, RuleSet, Target,
-    WeightedRule,
+    Antecedent, Condition, CoverageMatrix, Dataset, Feature, Outcome, PoolRule, Rule, RuleSet,
+    Target, WeightedRule,
 };
 
 use crate::data::{check_weights, Rows};
@@ -255,9 +255,10 @@ pub(crate) fn rule_set_of(
     for (e, t) in trees.iter().enumerate() {
         for (node, rule) in t.leaf_rules() {
             rules.push(WeightedRule {
-                rule,
+                antecedent: Antecedent::Conjunction(rule),
                 outcome: outcome(t, node),
                 weight: weight(e),
+                coverage: t.node(node).map_or(0, |n| n.n_samples),
             });
         }
     }

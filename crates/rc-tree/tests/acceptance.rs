@@ -7,7 +7,9 @@ use rc_tree::{
     AdaBoostParams, DecisionTreeParams, Error, GradientBoostingParams, MaxFeatures,
     RandomForestParams, Tree,
 };
-use rulecover_core::{Dataset, Feature, FeatureKind, Fit, Outcome, Predict, Rng, Target};
+use rulecover_core::{
+    Dataset, Feature, FeatureKind, Fit, Outcome, Predict, Rng, RuleModel, Target,
+};
 
 /// Rows repeated per an integer weight vector.
 fn duplicate(data: &Dataset, w: &[f64]) -> Dataset {
@@ -145,7 +147,7 @@ fn rule_set_predictions(set: &rulecover_core::RuleSet, data: &Dataset) -> Vec<Ou
             let covering: Vec<_> = set
                 .rules
                 .iter()
-                .filter(|r| r.rule.covers_row(&row))
+                .filter(|r| r.antecedent.as_conjunction().unwrap().covers_row(&row))
                 .collect();
             assert_eq!(
                 covering.len(),
@@ -182,6 +184,7 @@ fn with_threshold_probes(data: &Dataset, tree: &Tree) -> Dataset {
             names: names.clone(),
         },
         Target::Real(_) => Target::Real(vec![0.0; n]),
+        Target::None => Target::None,
     };
     Dataset::from_rows("probes", data.features().to_vec(), &rows, target).unwrap()
 }
@@ -192,7 +195,7 @@ fn rules_predict_like_the_tree() {
     let model = DecisionTreeParams::classifier().fit(&data).unwrap();
     let probes = with_threshold_probes(&data, model.tree());
     let labels = model.predict_labels(&probes).unwrap();
-    let from_rules = rule_set_predictions(&model.to_rule_set(), &probes);
+    let from_rules = rule_set_predictions(&model.rule_set(), &probes);
     for (i, (o, l)) in from_rules.iter().zip(&labels).enumerate() {
         let Outcome::ClassCounts(c) = o else {
             panic!("class counts expected")
@@ -207,7 +210,7 @@ fn rules_predict_like_the_tree() {
         .unwrap();
     let probes = with_threshold_probes(&data, model.tree());
     let values = model.predict_values(&probes).unwrap();
-    for (o, v) in rule_set_predictions(&model.to_rule_set(), &probes)
+    for (o, v) in rule_set_predictions(&model.rule_set(), &probes)
         .iter()
         .zip(&values)
     {

@@ -515,7 +515,7 @@ fn rule_models_print_readably() {
         .n_estimators(3)
         .fit(&data)
         .unwrap()
-        .to_rule_set();
+        .rule_set();
     assert!(set
         .rules
         .iter()

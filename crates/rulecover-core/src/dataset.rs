@@ -77,20 +77,23 @@ pub enum Target {
     },
     /// A real-valued target, one value per row.
     Real(Vec<f64>),
+    /// No target: unlabeled rows, to predict.
+    None,
 }
 
 impl Target {
-    /// Number of rows the target has values for.
-    pub fn len(&self) -> usize {
+    /// Number of rows the target has values for (`None` for no target).
+    pub fn len(&self) -> Option<usize> {
         match self {
-            Target::Classes { labels, .. } => labels.len(),
-            Target::Real(v) => v.len(),
+            Target::Classes { labels, .. } => Some(labels.len()),
+            Target::Real(v) => Some(v.len()),
+            Target::None => None,
         }
     }
 
-    /// True when the target has no rows.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
+    /// True when the target is [`Target::None`].
+    pub fn is_none(&self) -> bool {
+        matches!(self, Target::None)
     }
 }
 
@@ -101,6 +104,7 @@ struct Storage {
     features: Vec<Feature>,
     columns: Vec<Vec<f64>>,
     target: Target,
+    n_rows: usize,
 }
 
 /// A view of rows of a dataset: features (column-major `f64`, `NaN` =
@@ -146,11 +150,13 @@ impl Dataset {
                 columns.len()
             )));
         }
-        let n = target.len();
+        let n = target
+            .len()
+            .unwrap_or_else(|| columns.first().map_or(0, Vec::len));
         for (f, col) in features.iter().zip(&columns) {
             if col.len() != n {
                 return Err(Error::Shape(format!(
-                    "column '{}' has {} values but the target has {}",
+                    "column '{}' has {} values but the dataset has {} rows",
                     f.name,
                     col.len(),
                     n
@@ -191,6 +197,7 @@ impl Dataset {
                     )));
                 }
             }
+            Target::None => {}
         }
         Ok(Dataset {
             storage: Arc::new(Storage {
@@ -198,6 +205,7 @@ impl Dataset {
                 features,
                 columns,
                 target,
+                n_rows: n,
             }),
             rows: None,
         })
@@ -237,7 +245,7 @@ impl Dataset {
     pub fn n_rows(&self) -> usize {
         match &self.rows {
             Some(r) => r.len(),
-            None => self.storage.target.len(),
+            None => self.storage.n_rows,
         }
     }
 
@@ -304,6 +312,11 @@ impl Dataset {
         &self.storage.target
     }
 
+    /// True when the data has a target (labels or values).
+    pub fn has_target(&self) -> bool {
+        !self.storage.target.is_none()
+    }
+
     /// True when the target holds class labels.
     pub fn is_classification(&self) -> bool {
         matches!(self.storage.target, Target::Classes { .. })
@@ -313,7 +326,7 @@ impl Dataset {
     pub fn n_classes(&self) -> usize {
         match &self.storage.target {
             Target::Classes { names, .. } => names.len(),
-            Target::Real(_) => 0,
+            Target::Real(_) | Target::None => 0,
         }
     }
 
@@ -321,16 +334,16 @@ impl Dataset {
     pub fn class_names(&self) -> &[String] {
         match &self.storage.target {
             Target::Classes { names, .. } => names,
-            Target::Real(_) => &[],
+            Target::Real(_) | Target::None => &[],
         }
     }
 
-    /// Class label of row `i`; 0 for a regression target.
+    /// Class label of row `i`; 0 for a regression target or no target.
     #[inline]
     pub fn label(&self, i: usize) -> usize {
         match &self.storage.target {
             Target::Classes { labels, .. } => labels[self.storage_row(i)],
-            Target::Real(_) => 0,
+            Target::Real(_) | Target::None => 0,
         }
     }
 
@@ -344,15 +357,21 @@ impl Dataset {
                 "dataset '{}' has a real-valued target; class labels were asked for",
                 self.name()
             ))),
+            Target::None => Err(Error::TargetKind(format!(
+                "dataset '{}' has no target; class labels were asked for",
+                self.name()
+            ))),
         }
     }
 
-    /// Target value of row `i`: the real value, or the class label as `f64`.
+    /// Target value of row `i`: the real value, the class label as `f64`,
+    /// or `NaN` without a target.
     #[inline]
     pub fn target_value(&self, i: usize) -> f64 {
         match &self.storage.target {
             Target::Classes { labels, .. } => labels[self.storage_row(i)] as f64,
             Target::Real(v) => v[self.storage_row(i)],
+            Target::None => f64::NAN,
         }
     }
 
@@ -438,16 +457,17 @@ impl Dataset {
                 names: names.clone(),
             },
             Target::Real(_) => Target::Real(self.target_values()),
+            Target::None => Target::None,
         }
     }
 
     /// A new dataset with this view's features and the given target (for
     /// relabelling, e.g. one-vs-rest or soft labels).
     pub fn with_target(&self, target: Target) -> Result<Dataset> {
-        if target.len() != self.n_rows() {
+        if let Some(len) = target.len().filter(|&len| len != self.n_rows()) {
             return Err(Error::Shape(format!(
                 "new target has {} values but the view has {} rows",
-                target.len(),
+                len,
                 self.n_rows()
             )));
         }
@@ -455,18 +475,5 @@ impl Dataset {
             .map(|j| self.column(j).into_owned())
             .collect();
         Dataset::new(self.name(), self.features().to_vec(), columns, target)
-    }
-
-    /// Checks that `other` has the same features as this dataset (names and
-    /// count), as a model trained on `self` needs at prediction time.
-    pub fn check_same_features(&self, other: &Dataset) -> Result<()> {
-        if self.n_features() != other.n_features() {
-            return Err(Error::Shape(format!(
-                "model was trained on {} features but the data has {}",
-                self.n_features(),
-                other.n_features()
-            )));
-        }
-        Ok(())
     }
 }

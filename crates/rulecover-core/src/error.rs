@@ -109,6 +109,58 @@ pub enum Error {
     /// The operation needs a classification (or regression) target.
     #[error("wrong target kind: {0}")]
     TargetKind(String),
+    /// New data lacks a feature the model was fitted on.
+    #[error("'{data}' has no column '{column}', which the model was fitted on (its columns are: {available})")]
+    MissingColumn {
+        /// The data (file name or dataset name).
+        data: String,
+        /// The missing feature.
+        column: String,
+        /// The columns the data has, comma separated.
+        available: String,
+    },
+    /// A column name appears twice.
+    #[error("{file}: column '{column}' appears more than once")]
+    DuplicateColumn {
+        /// The file (or dataset name).
+        file: String,
+        /// The repeated name.
+        column: String,
+    },
+    /// A categorical value the training data did not have.
+    #[error("'{data}': column '{column}' holds '{level}' at row {row}, a level not seen at fit (known levels: {known}); choose UnseenLevel::Missing to read it as missing")]
+    UnseenLevel {
+        /// The data (file name or dataset name).
+        data: String,
+        /// The column.
+        column: String,
+        /// 1-based data row.
+        row: usize,
+        /// The unseen level.
+        level: String,
+        /// The training levels, comma separated (abbreviated).
+        known: String,
+    },
+    /// A class label the training data did not have.
+    #[error("'{data}': class '{class}' was not seen at fit (classes: {known})")]
+    UnseenClass {
+        /// The data (file name or dataset name).
+        data: String,
+        /// The unseen class.
+        class: String,
+        /// The training classes, comma separated.
+        known: String,
+    },
+    /// A column that was numeric at fit holds a value that is not a number.
+    #[error("'{data}': column '{column}' was numeric at fit but holds '{value}'")]
+    KindMismatch {
+        /// The data (file name or dataset name).
+        data: String,
+        /// The column.
+        column: String,
+        /// The offending value.
+        value: String,
+    },
     /// A JSON file (folds, manifest) could not be parsed.
     #[error("{file}: invalid JSON: {message}")]
     Json {

@@ -34,9 +34,11 @@ pub mod mt19937;
 pub mod rng;
 pub mod rule;
 pub mod ruleset;
+pub mod schema;
 pub mod shared;
 pub mod stats;
 pub mod traits;
+pub mod weights;
 pub mod zeror;
 
 pub use coverage::{BitSet, CoverageMatrix};
@@ -44,6 +46,15 @@ pub use dataset::{Dataset, Feature, FeatureKind, Target};
 pub use error::{Error, Result};
 pub use rng::Rng;
 pub use rule::{Condition, Op, Rule};
-pub use ruleset::{Outcome, RuleSet, WeightedRule};
-pub use traits::{Fit, PoolRule, Predict, Predictions, RuleModel, RuleSource};
+pub use ruleset::{Antecedent, ObliqueCondition, Outcome, RuleSet, WeightedRule};
+pub use schema::{Encoder, Encoding, Schema, TargetSchema, UnseenLevel};
+pub use traits::{Fit, Fitted, PoolRule, Predict, Predictions, RuleModel, RuleSource};
 pub use zeror::{ZeroR, ZeroRModel};
+
+/// The traits and types most programs need: `use rulecover_core::prelude::*;`.
+pub mod prelude {
+    pub use crate::{
+        Dataset, Encoding, Feature, Fit, Fitted, Predict, Predictions, RuleModel, RuleSet,
+        RuleSource, Schema, Target, UnseenLevel,
+    };
+}

@@ -451,7 +451,12 @@ fn macro_ovr(
 /// Any other combination, a different row count or a different number of
 /// classes is an error.
 pub fn evaluate(target: &Target, pred: &Predictions) -> Result<Metrics> {
-    check_same_len("evaluate", target.len(), pred.len())?;
+    let Some(n) = target.len() else {
+        return Err(Error::TargetKind(
+            "evaluate: the data has no target to compare with".into(),
+        ));
+    };
+    check_same_len("evaluate", n, pred.len())?;
     match (target, pred) {
         (Target::Classes { labels, names }, Predictions::Classes { n_classes, proba }) => {
             let k = *n_classes;
@@ -496,6 +501,7 @@ pub fn evaluate(target: &Target, pred: &Predictions) -> Result<Metrics> {
         (Target::Real(_), Predictions::Classes { .. }) => Err(Error::TargetKind(
             "evaluate: real target but class predictions".into(),
         )),
+        (Target::None, _) => unreachable!("a target without rows returned above"),
     }
 }
 

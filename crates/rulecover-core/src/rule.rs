@@ -20,6 +20,8 @@ pub enum Op {
     Ne,
     /// `x` is missing (`value` is ignored).
     IsMissing,
+    /// `x` is not missing (`value` is ignored).
+    NotMissing,
 }
 
 /// One test on one feature, e.g. `age > 52.5`.
@@ -61,6 +63,7 @@ impl Condition {
             Op::Eq => x == self.value,
             Op::Ne => x != self.value,
             Op::IsMissing => x.is_nan(),
+            Op::NotMissing => !x.is_nan(),
         }
     }
 
@@ -73,11 +76,30 @@ impl Condition {
     }
 }
 
-/// Formats a threshold compactly: integers without decimals, others with at
-/// most six significant digits.
+/// Formats a number for printing rules.
+///
+/// - Integers print without decimals (`3`).
+/// - A value that a 32-bit float holds exactly — every split threshold of
+///   the trees, which are midpoints of `f32` feature values as in
+///   scikit-learn — prints as the shortest decimal that reads back to the
+///   same `f32` (`29.5`, not `29.500001`; `0.1` for `0.1f32`).
+/// - Anything else prints with at most six decimals, trailing zeros cut.
+///
+/// ```
+/// use rulecover_core::rule::format_number;
+/// assert_eq!(format_number(29.5), "29.5");
+/// assert_eq!(format_number(f64::from(0.1f32)), "0.1");
+/// assert_eq!(format_number(f64::from(29.500002f32)), "29.500002");
+/// assert_eq!(format_number(1.0 / 3.0), "0.333333");
+/// assert_eq!(format_number(-4.0), "-4");
+/// ```
 pub fn format_number(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e15 {
         return format!("{}", v as i64);
+    }
+    let single = v as f32;
+    if single.is_finite() && f64::from(single) == v {
+        return format!("{single}");
     }
     let s = format!("{v:.6}");
     let short = format!("{}", (v * 1e6).round() / 1e6);
@@ -102,6 +124,7 @@ impl fmt::Display for ConditionDisplay<'_> {
         };
         match (&feat.kind, c.op) {
             (_, Op::IsMissing) => write!(f, "{} is missing", feat.name),
+            (_, Op::NotMissing) => write!(f, "{} is not missing", feat.name),
             (FeatureKind::Indicator { source, level }, Op::Le | Op::Gt)
                 if c.value >= 0.0 && c.value < 1.0 =>
             {
@@ -128,6 +151,7 @@ fn op_text(op: Op, v: f64) -> String {
         Op::Eq => format!("== {}", format_number(v)),
         Op::Ne => format!("!= {}", format_number(v)),
         Op::IsMissing => "is missing".to_string(),
+        Op::NotMissing => "is not missing".to_string(),
     }
 }
 
@@ -199,6 +223,7 @@ impl Rule {
             let mut eq: Vec<f64> = Vec::new();
             let mut ne: Vec<f64> = Vec::new();
             let mut missing = false;
+            let mut not_missing = false;
             for c in on_f {
                 match c.op {
                     Op::Le => le = Some(le.map_or(c.value, |v| v.min(c.value))),
@@ -206,6 +231,7 @@ impl Rule {
                     Op::Eq if !eq.contains(&c.value) => eq.push(c.value),
                     Op::Ne if !ne.contains(&c.value) => ne.push(c.value),
                     Op::IsMissing => missing = true,
+                    Op::NotMissing => not_missing = true,
                     _ => {}
                 }
             }
@@ -213,6 +239,13 @@ impl Rule {
                 out.push(Condition {
                     feature: f,
                     op: Op::IsMissing,
+                    value: f64::NAN,
+                });
+            }
+            if not_missing {
+                out.push(Condition {
+                    feature: f,
+                    op: Op::NotMissing,
                     value: f64::NAN,
                 });
             }

@@ -19,15 +19,91 @@ pub enum Outcome {
     Value(f64),
 }
 
-/// A rule with its outcome and weight.
+/// A condition on a linear combination of features, as the neural rule
+/// ensembles learn them: `Σ coefficient·x[feature] > threshold` (or `<`);
+/// a missing value fails it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ObliqueCondition {
+    /// `(feature index, coefficient)` pairs with non-zero coefficients.
+    pub terms: Vec<(usize, f64)>,
+    /// `>` when true, `<` when false.
+    pub greater: bool,
+    /// The threshold the combination is compared with.
+    pub threshold: f64,
+}
+
+impl ObliqueCondition {
+    /// Whether the condition holds for a row of feature values.
+    pub fn holds(&self, row: &[f64]) -> bool {
+        let sum: f64 = self
+            .terms
+            .iter()
+            .map(|&(j, w)| w * row.get(j).copied().unwrap_or(f64::NAN))
+            .sum();
+        if self.greater {
+            sum > self.threshold
+        } else {
+            sum < self.threshold
+        }
+    }
+}
+
+/// What a rule tests: the left-hand side of `if … then …`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Antecedent {
+    /// A conjunction of conditions on single features (the empty
+    /// conjunction holds everywhere).
+    Conjunction(Rule),
+    /// A linear term: the rule contributes `weight · x[feature]` (the
+    /// linear terms of LR1N/LRRN and RuleFit).
+    Linear {
+        /// Feature index.
+        feature: usize,
+    },
+    /// A conjunction of oblique conditions (neural rule ensembles).
+    Oblique(Vec<ObliqueCondition>),
+    /// The body of a first-order clause of a relational model: its
+    /// literals as printed (e.g. `publication(C, A)`), all of which must
+    /// hold for the head (the model's target) to get the rule's value.
+    Clause(Vec<String>),
+}
+
+impl Antecedent {
+    /// Number of conditions or literals (1 for a linear term).
+    pub fn len(&self) -> usize {
+        match self {
+            Antecedent::Conjunction(rule) => rule.len(),
+            Antecedent::Linear { .. } => 1,
+            Antecedent::Oblique(conditions) => conditions.len(),
+            Antecedent::Clause(literals) => literals.len(),
+        }
+    }
+
+    /// True for the empty conjunction (a rule that always fires).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The conjunction, when the antecedent is one.
+    pub fn as_conjunction(&self) -> Option<&Rule> {
+        match self {
+            Antecedent::Conjunction(rule) => Some(rule),
+            _ => None,
+        }
+    }
+}
+
+/// A rule with its outcome, weight and training coverage.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WeightedRule {
-    /// The conjunction.
-    pub rule: Rule,
+    /// What the rule tests.
+    pub antecedent: Antecedent,
     /// What it predicts.
     pub outcome: Outcome,
     /// Its weight (1 when the method has none).
     pub weight: f64,
+    /// Number of training rows it covers, recorded at fit.
+    pub coverage: usize,
 }
 
 /// An ordered collection of weighted rules with the feature and class names
@@ -55,13 +131,16 @@ impl RuleSet {
 
     /// Mean number of raw conditions per rule (0 for an empty set).
     pub fn avg_rule_length(&self) -> f64 {
-        mean_len(self.rules.iter().map(|r| r.rule.len()))
+        mean_len(self.rules.iter().map(|r| r.antecedent.len()))
     }
 
     /// Mean number of conditions per rule after merging conditions on the
-    /// same feature.
+    /// same feature (conjunctions; other antecedents count as they are).
     pub fn avg_normalized_rule_length(&self) -> f64 {
-        mean_len(self.rules.iter().map(|r| r.rule.normalized_len()))
+        mean_len(self.rules.iter().map(|r| match &r.antecedent {
+            Antecedent::Conjunction(rule) => rule.normalized_len(),
+            other => other.len(),
+        }))
     }
 
     fn class_name(&self, k: usize) -> String {
@@ -70,6 +149,28 @@ impl RuleSet {
             .cloned()
             .unwrap_or_else(|| k.to_string())
     }
+}
+
+fn oblique_text(c: &ObliqueCondition, features: &[Feature]) -> String {
+    let mut text = String::new();
+    for (i, &(j, w)) in c.terms.iter().enumerate() {
+        let name = features.get(j).map_or("?", |x| x.name.as_str());
+        let sign = if w < 0.0 {
+            "-"
+        } else if i > 0 {
+            "+"
+        } else {
+            ""
+        };
+        let sep = if i > 0 { " " } else { "" };
+        let space = if i > 0 { " " } else { "" };
+        text.push_str(&format!(
+            "{sep}{sign}{space}{}·{name}",
+            format_number(w.abs())
+        ));
+    }
+    let op = if c.greater { ">" } else { "<" };
+    format!("{text} {op} {}", format_number(c.threshold))
 }
 
 fn mean_len(lens: impl Iterator<Item = usize>) -> f64 {
@@ -86,7 +187,24 @@ impl fmt::Display for RuleSet {
     /// `if age > 52.5 and bmi <= 29.1 then class 1 (w=0.83)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for r in &self.rules {
-            write!(f, "if {} then ", r.rule.display(&self.features))?;
+            match &r.antecedent {
+                Antecedent::Conjunction(rule) => {
+                    write!(f, "if {} then ", rule.display(&self.features))?
+                }
+                Antecedent::Linear { feature } => {
+                    let name = self.features.get(*feature).map_or("?", |x| x.name.as_str());
+                    write!(f, "linear {name}: ")?
+                }
+                Antecedent::Oblique(conditions) => {
+                    let text: Vec<String> = conditions
+                        .iter()
+                        .map(|c| oblique_text(c, &self.features))
+                        .collect();
+                    write!(f, "if {} then ", text.join(" and "))?
+                }
+                Antecedent::Clause(literals) if literals.is_empty() => write!(f, "if true then ")?,
+                Antecedent::Clause(literals) => write!(f, "if {} then ", literals.join(" and "))?,
+            }
             match &r.outcome {
                 Outcome::Class(k) => write!(f, "class {}", self.class_name(*k))?,
                 Outcome::ClassCounts(c) => {

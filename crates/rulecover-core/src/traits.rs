@@ -8,16 +8,65 @@ use crate::dataset::Dataset;
 use crate::error::Result;
 use crate::metrics::argmax;
 use crate::rule::Rule;
+use crate::ruleset::RuleSet;
+use crate::schema::Schema;
+use crate::weights::check_sample_weights;
 
 /// Learning parameters that can fit a model to a dataset.
+///
+/// Learners take raw columns — numeric and categorical — and apply their
+/// own encoding, fitted at training time and stored in the model
+/// ([`crate::schema::Encoder`]).
 pub trait Fit {
     /// The fitted model.
     type Model;
     /// What can go wrong (invalid parameters, bad data, solver failure).
-    type Error: std::error::Error + Send + Sync + 'static;
+    type Error: std::error::Error + From<crate::Error> + Send + Sync + 'static;
 
     /// Validates the parameters and fits a model to `data`.
     fn fit(&self, data: &Dataset) -> std::result::Result<Self::Model, Self::Error>;
+
+    /// Fits with one non-negative weight per row of `data`, with
+    /// replication semantics: an integer weight behaves as that many
+    /// copies of the row (exactly so for the deterministic learners).
+    ///
+    /// The provided method accepts uniform weights only (every learner
+    /// that is scale-invariant in its weights fits as without weights) and
+    /// refuses others with [`crate::Error::InvalidParameter`]; learners
+    /// that support weights override it.
+    fn fit_weighted(
+        &self,
+        data: &Dataset,
+        weights: &[f64],
+    ) -> std::result::Result<Self::Model, Self::Error> {
+        check_sample_weights(weights, data.n_rows())?;
+        if weights.windows(2).all(|w| w[0] == w[1]) {
+            self.fit(data)
+        } else {
+            Err(crate::Error::InvalidParameter {
+                name: "sample_weight",
+                value: "non-uniform".into(),
+                reason: "this learner does not support sample weights".into(),
+            }
+            .into())
+        }
+    }
+}
+
+/// A fitted model that knows the data it was fitted on.
+pub trait Fitted {
+    /// The raw input columns and the target of the training data.
+    fn schema(&self) -> &Schema;
+
+    /// Feature names in training order.
+    fn feature_names(&self) -> Vec<&str> {
+        self.schema().feature_names()
+    }
+
+    /// Class names in class order (empty for regression).
+    fn classes(&self) -> &[String] {
+        self.schema().classes()
+    }
 }
 
 /// What a model predicts for a batch of rows.
@@ -83,8 +132,8 @@ impl Predictions {
 
 /// A fitted model that predicts from features.
 pub trait Predict {
-    /// What can go wrong (e.g. the data has the wrong number of features).
-    type Error: std::error::Error + Send + Sync + 'static;
+    /// What can go wrong (e.g. the data lacks a feature).
+    type Error: std::error::Error + From<crate::Error> + Send + Sync + 'static;
 
     /// Predicts every row of `data`.
     fn predict(&self, data: &Dataset) -> std::result::Result<Predictions, Self::Error>;
@@ -112,6 +161,10 @@ pub trait RuleModel {
 
     /// The rules, one per line, with feature names.
     fn render_rules(&self) -> String;
+
+    /// The rules with what each concludes, its weight or value and its
+    /// training coverage, in the order the papers print them.
+    fn rule_set(&self) -> RuleSet;
 }
 
 /// One rule of a pool and where it came from.

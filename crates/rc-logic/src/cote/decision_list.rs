@@ -358,4 +358,27 @@ impl rulecover_core::RuleModel for DecisionList {
     fn render_rules(&self) -> String {
         self.render()
     }
+
+    /// One rule per clause of the list, in order; the value is the
+    /// clause's ensemble value. Coverage is not recorded (0): a decision
+    /// list's clauses are tested on examples, not rows.
+    fn rule_set(&self) -> rulecover_core::RuleSet {
+        rulecover_core::RuleSet {
+            features: Vec::new(),
+            class_names: Vec::new(),
+            rules: (0..self.len())
+                .map(|i| rulecover_core::WeightedRule {
+                    antecedent: rulecover_core::Antecedent::Clause(
+                        self.body(i)
+                            .iter()
+                            .map(|a| a.display(&self.vocab).to_string())
+                            .collect(),
+                    ),
+                    outcome: rulecover_core::Outcome::Value(self.values[i]),
+                    weight: 1.0,
+                    coverage: 0,
+                })
+                .collect(),
+        }
+    }
 }
