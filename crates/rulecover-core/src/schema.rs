@@ -420,6 +420,8 @@ impl Default for Encoding {
 pub struct Encoder {
     schema: Schema,
     encoding: Encoding,
+    /// The features of the encoded training data.
+    encoded: Vec<Feature>,
     #[serde(default)]
     unseen: UnseenLevel,
 }
@@ -428,12 +430,14 @@ impl Encoder {
     /// Records the schema of `data` and returns it with `data` encoded.
     pub fn fit(data: &Dataset, encoding: Encoding) -> Result<(Encoder, Dataset)> {
         column_index(data)?;
-        let encoder = Encoder {
+        let mut encoder = Encoder {
             schema: Schema::of(data),
             encoding,
+            encoded: Vec::new(),
             unseen: UnseenLevel::Error,
         };
         let encoded = encoder.encode(data.clone())?;
+        encoder.encoded = encoded.features().to_vec();
         Ok((encoder, encoded))
     }
 
@@ -447,6 +451,12 @@ impl Encoder {
         self.encoding
     }
 
+    /// The features of the encoded data the learner sees (what the
+    /// model's rules refer to by index).
+    pub fn encoded_features(&self) -> &[Feature] {
+        &self.encoded
+    }
+
     /// The policy for categorical levels not seen at fit.
     pub fn unseen_level(&self) -> UnseenLevel {
         self.unseen
@@ -458,8 +468,13 @@ impl Encoder {
     }
 
     /// Aligns `data` to the schema by name ([`Schema::align`]) and encodes
-    /// it as the training data was.
+    /// it as the training data was. Data that is already encoded (it has
+    /// exactly the encoded features) is returned as it is, so the models
+    /// inside an ensemble can share their ensemble's encoded data.
     pub fn transform(&self, data: &Dataset) -> Result<Dataset> {
+        if data.features() == self.encoded.as_slice() {
+            return Ok(data.clone());
+        }
         let aligned = self.schema.align(data, self.unseen)?;
         self.encode(aligned)
     }
@@ -587,6 +602,10 @@ mod tests {
         let t = encoder.transform(&only_blue).unwrap();
         assert_eq!(t.feature_names(), ["age", "color=red"]);
         assert_eq!(t.value(0, 1), 0.0);
+        assert_eq!(encoder.encoded_features(), encoded.features());
+        // Encoded data passes through unchanged.
+        let again = encoder.transform(&encoded).unwrap();
+        assert_eq!(again.column(1).to_vec(), encoded.column(1).to_vec());
     }
 
     #[test]

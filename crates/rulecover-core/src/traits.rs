@@ -9,7 +9,7 @@ use crate::error::Result;
 use crate::metrics::argmax;
 use crate::rule::Rule;
 use crate::ruleset::RuleSet;
-use crate::schema::Schema;
+use crate::schema::{Encoder, Schema};
 use crate::weights::check_sample_weights;
 
 /// Learning parameters that can fit a model to a dataset.
@@ -55,8 +55,14 @@ pub trait Fit {
 
 /// A fitted model that knows the data it was fitted on.
 pub trait Fitted {
+    /// The fitted input encoding: the training schema and how raw columns
+    /// become the numbers the model reads.
+    fn encoder(&self) -> &Encoder;
+
     /// The raw input columns and the target of the training data.
-    fn schema(&self) -> &Schema;
+    fn schema(&self) -> &Schema {
+        self.encoder().schema()
+    }
 
     /// Feature names in training order.
     fn feature_names(&self) -> Vec<&str> {
