@@ -7,7 +7,7 @@
 //! unknown predicates in examples, arity mismatches, empty example files,
 //! a target without a mode, modes that allow no refinement.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::facts::{FactStore, MAX_ARITY};
 use crate::parser::{self, ArgMode, Statement};
-use crate::symbols::{Pred, Sym, Vocabulary};
+use crate::symbols::{constant_text, Pred, Sym, Vocabulary};
 use crate::term::{Atom, Term};
 
 /// A mode declaration: how a predicate may be added to a clause.
@@ -490,6 +490,29 @@ impl Problem {
         })
     }
 
+    /// Loads one folder as the problem's only split, in
+    /// [`Problem::train`], with BoostSRL's file names for `prefix`
+    /// (`<prefix>_facts.txt`, `<prefix>_pos.txt`, `<prefix>_neg.txt`).
+    /// Meant for inference in a process of its own: load the test folder
+    /// with prefix `test`, then [`rebind`](crate::TreeEnsemble::rebind) a
+    /// saved model to the problem's vocabulary and predict on `train`.
+    pub fn load_folder(
+        background: &Path,
+        target: &str,
+        dir: &Path,
+        prefix: &str,
+        extra_modes: &[&str],
+    ) -> Result<Problem> {
+        let mut vocab = Vocabulary::new();
+        let mut bg = Background::load(background, &mut vocab)?;
+        for m in extra_modes {
+            bg.add_mode(m, &mut vocab)?;
+        }
+        Self::assemble(vocab, bg, target, |vocab, bg, target| {
+            Ok((load_split_dir(vocab, bg, target, dir, prefix)?, None))
+        })
+    }
+
     fn assemble(
         mut vocab: Vocabulary,
         bg: Background,
@@ -585,6 +608,12 @@ fn declared_pred(
     Ok(None)
 }
 
+/// An example as it prints: `name(a, "B c")`.
+fn example_text(name: &str, args: &[String]) -> String {
+    let args: Vec<String> = args.iter().map(|a| constant_text(a)).collect();
+    format!("{name}({})", args.join(", "))
+}
+
 fn load_split_text(
     vocab: &mut Vocabulary,
     bg: &Background,
@@ -633,6 +662,8 @@ fn load_split_text(
     split.facts.finish();
     // Examples.
     let target_name = vocab.pred_name(target).to_string();
+    // Line of every positive example, to report one that is also negative.
+    let mut pos_lines: HashMap<Vec<u32>, usize> = HashMap::new();
     for (label, (text, file)) in [(true, t.pos), (false, t.neg)] {
         let mut seen: HashSet<Vec<u32>> = HashSet::new();
         let stmts = parser::parse(text, file)?;
@@ -647,6 +678,18 @@ fn load_split_text(
             match declared_pred(vocab, bg, name, args.len(), file, loc.line)? {
                 Some(p) if p == target => {
                     let vals: Vec<u32> = args.iter().map(|s| vocab.intern(s).0).collect();
+                    if label {
+                        pos_lines.entry(vals.clone()).or_insert(loc.line);
+                    } else if let Some(&pos_line) = pos_lines.get(&vals) {
+                        return Err(Error::ContradictoryExample {
+                            example: example_text(name, args),
+                            target: target_name,
+                            pos_file: t.pos.1.to_string(),
+                            pos_line,
+                            neg_file: file.to_string(),
+                            neg_line: loc.line,
+                        });
+                    }
                     if seen.insert(vals.clone()) {
                         split.examples.push(&vals, label);
                     }
@@ -716,6 +759,56 @@ mod tests {
         assert_eq!(p.train.facts.len(), 4);
         assert_eq!(p.train.undeclared, vec!["misc/1".to_string()]);
         assert_eq!(p.head_types.len(), 2);
+    }
+
+    #[test]
+    fn an_example_both_positive_and_negative_is_an_error_naming_it() {
+        let e = Problem::from_texts(
+            (BG, "bk.txt"),
+            "advisedby",
+            split(
+                "professor(p1).\n",
+                "advisedby(s1,p1).\nadvisedby(s2,p1).\n",
+                "advisedby(p1,s1).\n\nadvisedby( s2 , p1 ).\n",
+            ),
+            None,
+        )
+        .unwrap_err();
+        match &e {
+            Error::ContradictoryExample {
+                example,
+                target,
+                pos_file,
+                pos_line,
+                neg_file,
+                neg_line,
+            } => {
+                assert_eq!(example, "advisedby(s2, p1)");
+                assert_eq!(target, "advisedby");
+                assert_eq!((pos_file.as_str(), *pos_line), ("pos.txt", 2));
+                assert_eq!((neg_file.as_str(), *neg_line), ("neg.txt", 3));
+            }
+            other => panic!("expected ContradictoryExample, got {other}"),
+        }
+        let text = e.to_string();
+        assert!(text.contains("advisedby(s2, p1)"), "{text}");
+        assert!(
+            text.contains("pos.txt:2") && text.contains("neg.txt:3"),
+            "{text}"
+        );
+        // A repeated positive is no contradiction.
+        let p = Problem::from_texts(
+            (BG, "bk.txt"),
+            "advisedby",
+            split(
+                "",
+                "advisedby(s1,p1).\nadvisedby(s1,p1).\n",
+                "advisedby(p1,s1).\n",
+            ),
+            None,
+        )
+        .unwrap();
+        assert_eq!(p.train.examples.len(), 2);
     }
 
     #[test]

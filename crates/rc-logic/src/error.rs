@@ -109,6 +109,25 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// The same example is listed as positive and as negative.
+    #[error(
+        "example {example} of target '{target}' is both positive ({pos_file}:{pos_line}) and negative \
+         ({neg_file}:{neg_line}); remove it from one of the two files"
+    )]
+    ContradictoryExample {
+        /// The example as written, e.g. `father(tom, bob)`.
+        example: String,
+        /// Target predicate.
+        target: String,
+        /// The positive examples file.
+        pos_file: String,
+        /// 1-based line of the example in the positive file.
+        pos_line: usize,
+        /// The negative examples file.
+        neg_file: String,
+        /// 1-based line of the example in the negative file.
+        neg_line: usize,
+    },
     /// A parameter is out of range.
     #[error("invalid parameter {name} = {value}: {reason}")]
     InvalidParameter {
@@ -122,6 +141,31 @@ pub enum Error {
     /// A model or clause does not fit the data it is applied to.
     #[error("{0}")]
     Mismatch(String),
+    /// A saved model could not be read back (or written): not JSON of an
+    /// rc-logic model, another format version or model kind, or content
+    /// that contradicts itself (ids outside its vocabulary, child nodes
+    /// that do not exist, non-finite values).
+    #[error("{file}: not a valid rc-logic model: {message}")]
+    InvalidModel {
+        /// The model file (`<json>` for text given in memory).
+        file: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A model is applied to data that has no predicate of the model's
+    /// target (name and arity).
+    #[error(
+        "the model predicts '{target}/{arity}' but the data has no such predicate{others}; \
+         load the data with the model's target"
+    )]
+    TargetNotInData {
+        /// The model's target name.
+        target: String,
+        /// The model's target arity.
+        arity: usize,
+        /// Arities of the same name the data has (`; it has 'p/3'`), or empty.
+        others: String,
+    },
     /// CoTE was given no trees.
     #[error("the ensemble has no trees; CoTE needs at least one tree")]
     EmptyEnsemble,

@@ -201,6 +201,13 @@ impl TreeParams {
 
     /// Checks the ranges.
     pub fn validate(&self) -> Result<()> {
+        if self.max_depth == 0 {
+            return Err(Error::param(
+                "max_depth",
+                self.max_depth,
+                "must be at least 1 (a tree of depth 0 is a single leaf)",
+            ));
+        }
         if self.max_node_literals == 0 {
             return Err(Error::param(
                 "max_node_literals",

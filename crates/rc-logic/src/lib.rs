@@ -52,6 +52,9 @@
 //! - [`metrics`]: AUC-ROC, AUC-PR (Davis–Goadrich and trapezoid), CLL.
 //! - [`cote`]: decision lists, SCoTE, ECoTE; [`softlabel`]: the
 //!   soft-labels baseline.
+//! - [`persist`]: ensembles and decision lists saved to and loaded from
+//!   JSON files; [`rebind`]: a loaded model moved onto the symbol ids of
+//!   data loaded in another process.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -65,7 +68,10 @@ pub mod facts;
 pub mod groups;
 pub mod learn;
 pub mod metrics;
+mod model_check;
 pub mod parser;
+pub mod persist;
+pub mod rebind;
 pub mod refine;
 pub mod rfgb;
 pub mod softlabel;

@@ -97,6 +97,13 @@ impl BoostParams {
         if self.n_trees == 0 {
             return Err(Error::param("n_trees", self.n_trees, "must be at least 1"));
         }
+        if self.max_rows == Some(0) {
+            return Err(Error::param(
+                "max_rows",
+                0,
+                "must be at least 1 (or None to keep every example)",
+            ));
+        }
         if let Some(r) = self.neg_ratio {
             if !(r.is_finite() && r > 0.0) {
                 return Err(Error::param(

@@ -195,6 +195,35 @@ impl Vocabulary {
         self.preds.len()
     }
 
+    /// Checks a vocabulary read from a file: distinct strings, predicates
+    /// whose names are interned strings, no predicate listed twice.
+    pub fn check(&self) -> Result<(), String> {
+        if self.lookup.len() != self.strings.len() {
+            let mut seen = std::collections::HashSet::new();
+            let dup = self.strings.iter().find(|s| !seen.insert(s.as_str()));
+            return Err(format!(
+                "the vocabulary lists the string {:?} twice",
+                dup.map_or("", String::as_str)
+            ));
+        }
+        if let Some((i, &(s, a))) = self
+            .preds
+            .iter()
+            .enumerate()
+            .find(|(_, (s, _))| s.0 as usize >= self.strings.len())
+        {
+            return Err(format!(
+                "predicate {i} (arity {a}) names symbol {} but the vocabulary has {} strings",
+                s.0,
+                self.strings.len()
+            ));
+        }
+        if self.pred_lookup.len() != self.preds.len() {
+            return Err("the vocabulary lists a predicate (name and arity) twice".into());
+        }
+        Ok(())
+    }
+
     /// Every predicate, in creation order.
     pub fn preds(&self) -> impl Iterator<Item = Pred> + '_ {
         (0..self.preds.len() as u32).map(Pred)

@@ -94,6 +94,65 @@ impl DecisionList {
         list
     }
 
+    /// Checks the rule layout of a list read from a file: rule starts in
+    /// order and within the group ids, ids of existing groups, one finite
+    /// value per rule.
+    pub(crate) fn check_layout(&self) -> Result<(), String> {
+        if self.starts.first() != Some(&0) {
+            return Err("the rule starts must begin at 0".into());
+        }
+        if self.starts.windows(2).any(|w| w[0] > w[1]) {
+            return Err("the rule starts are not in increasing order".into());
+        }
+        if self.starts.last().map(|&e| e as usize) != Some(self.rule_groups.len()) {
+            return Err(format!(
+                "the last rule ends at {} but there are {} group ids",
+                self.starts.last().copied().unwrap_or(0),
+                self.rule_groups.len()
+            ));
+        }
+        if self.values.len() + 1 != self.starts.len() {
+            return Err(format!(
+                "{} rule values for {} rules",
+                self.values.len(),
+                self.starts.len() - 1
+            ));
+        }
+        if let Some(g) = self
+            .rule_groups
+            .iter()
+            .find(|&&g| g as usize >= self.groups.len())
+        {
+            return Err(format!(
+                "a rule uses group {g} but the list has {} groups",
+                self.groups.len()
+            ));
+        }
+        if let Some(v) = self.values.iter().find(|v| !v.is_finite()) {
+            return Err(format!("rule value {v} is not finite"));
+        }
+        Ok(())
+    }
+
+    /// The same rules over a renamed head, groups and vocabulary (the
+    /// groups in the same order).
+    pub(crate) fn with_symbols(
+        &self,
+        head: Atom,
+        groups: Vec<Vec<Atom>>,
+        vocab: Vocabulary,
+    ) -> DecisionList {
+        DecisionList {
+            head,
+            groups,
+            rule_groups: self.rule_groups.clone(),
+            starts: self.starts.clone(),
+            values: self.values.clone(),
+            combine: self.combine,
+            vocab,
+        }
+    }
+
     /// Appends a rule.
     pub fn push(&mut self, groups: &[u32], value: f64) {
         self.rule_groups.extend_from_slice(groups);
