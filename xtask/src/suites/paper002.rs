@@ -377,8 +377,9 @@ impl Suite for Paper002Curves {
         Err(format!("suite {} reads its own data (custom jobs only)", job.suite).into())
     }
 
+    /// The curves read the papers' data sets only (never generated data).
     fn available(&self, dataset: &str, data: &DataSource) -> bool {
-        data.has(dataset)
+        data.shared().is_some() && data.has(dataset)
     }
 
     fn folds_of(&self, _dataset: &str, _data: &DataSource) -> usize {
