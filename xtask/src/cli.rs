@@ -28,7 +28,13 @@ bench options:
   --seed S           random seed (default 25, as the authors')
   --jobs N           jobs run in parallel (default: number of cores)
   --shard i/n        run only the i-th of n deterministic slices of the jobs
-  --out DIR          output directory (default bench-out/<suites>)
+  --out DIR          output directory (default bench-out/<suites>); one runner
+                     at a time may write to it (an OS lock)
+  --resume           continue an interrupted run from DIR/records.partial.jsonl
+                     (same plan only: same suites, data sets, methods, folds,
+                     seed and options)
+  --stop-after N     stop after the first N jobs of the plan that are not yet
+                     done, as an interrupted run would (for testing --resume)
 ";
 
 /// A parsed command.
@@ -77,6 +83,10 @@ pub struct BenchArgs {
     pub shard: Option<(usize, usize)>,
     /// `--out`.
     pub out: Option<PathBuf>,
+    /// `--resume`.
+    pub resume: bool,
+    /// `--stop-after N`.
+    pub stop_after: Option<usize>,
 }
 
 /// The default seed: `random_state=25` of the authors' scripts.
@@ -176,6 +186,8 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command> {
                     }
                     "--shard" => b.shard = Some(shard(&value(&mut args, &a)?)?),
                     "--out" => b.out = Some(PathBuf::from(value(&mut args, &a)?)),
+                    "--resume" => b.resume = true,
+                    "--stop-after" => b.stop_after = Some(number(&value(&mut args, &a)?, &a)?),
                     s if s.starts_with("--") => {
                         return Err(Error::Usage(format!("bench: unknown option '{a}'")))
                     }

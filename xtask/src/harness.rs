@@ -15,6 +15,7 @@ use rulecover_core::Dataset;
 use crate::cli::BenchArgs;
 use crate::data::{DataSource, GENERATED};
 use crate::error::{Error, Result};
+use crate::journal::{JobKey, JournalWriter};
 use crate::records::{Meta, Record, ResultsFile};
 use crate::suites::{CustomJob, JobData, Suite};
 
@@ -178,20 +179,17 @@ fn run_job(
 /// Runs the jobs on `--jobs` threads (results in job order, so the output
 /// does not depend on scheduling).
 ///
-/// With `journal`, every finished job's records are appended to that file
-/// as JSON lines at once, so a long run can be inspected while it goes.
+/// With `journal`, every finished job's records are appended to it as one
+/// JSON line at once, so a long run can be inspected while it goes and
+/// resumed when it is interrupted.
 pub fn run(
     suites: &[&dyn Suite],
     jobs: &[Job],
     args: &BenchArgs,
     data: &DataSource,
     meta: Meta,
-    journal: Option<&std::path::Path>,
+    journal: Option<JournalWriter>,
 ) -> Result<ResultsFile> {
-    let mut journal_file = match journal {
-        Some(p) => Some(std::fs::File::create(p).map_err(|e| Error::io(p, e))?),
-        None => None,
-    };
     let threads = args.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map(|n| n.get())
@@ -206,7 +204,7 @@ pub fn run(
         ProgressStyle::with_template("{bar:30} {pos}/{len} jobs  ETA {eta}  {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let done = Mutex::new(journal_file.take());
+    let done = Mutex::new(journal);
     let started = std::time::Instant::now();
     let outcomes: Vec<Result<Vec<Record>>> = pool.install(|| {
         jobs.par_iter()
@@ -214,14 +212,13 @@ pub fn run(
                 let suite = suites[job.suite];
                 let out = run_job(suite, job, args, data);
                 let mut guard = done.lock();
-                if let (Ok(Some(file)), Ok(records)) = (guard.as_deref_mut(), &out) {
-                    use std::io::Write;
-                    for r in records {
-                        if let Ok(line) = serde_json::to_string(r) {
-                            let _ = writeln!(file, "{line}");
-                        }
-                    }
-                }
+                let out = match (guard.as_deref_mut(), out) {
+                    (Ok(Some(journal)), Ok(records)) => journal
+                        .append(&job_key(suite, job), &records)
+                        .map(|()| records),
+                    (_, out) => out,
+                };
+                drop(guard);
                 bar.set_message(format!(
                     "{}/{}/{}/fold {}",
                     suite.name(),
@@ -263,7 +260,81 @@ pub fn run(
         meta,
         records,
         failures,
+        skipped: Vec::new(),
+        quick: args.quick,
     })
+}
+
+/// The journal key of a job.
+pub fn job_key(suite: &dyn Suite, job: &Job) -> JobKey {
+    (
+        suite.name().to_string(),
+        job.dataset.clone(),
+        job.method.clone(),
+        job.fold,
+    )
+}
+
+/// Everything that decides a run's records, as text: the jobs with their
+/// fold counts and the options that change results (not `--jobs`,
+/// `--shard` slices are in the job list, not `--out`).
+pub fn plan_description(suites: &[&dyn Suite], jobs: &[Job], args: &BenchArgs) -> String {
+    let mut text = format!(
+        "seed={} quick={} folds={:?} folds_file={:?} data_dir={:?}\n",
+        args.seed, args.quick, args.folds, args.folds_file, args.data_dir
+    );
+    for job in jobs {
+        let (suite, dataset, method, fold) = job_key(suites[job.suite], job);
+        text.push_str(&format!(
+            "{suite}/{dataset}/{method}/{fold}/{}\n",
+            job.n_folds
+        ));
+    }
+    text
+}
+
+/// Checks that every name of `--datasets` and `--methods` belongs to one
+/// of the chosen suites, so a misspelt name is an error, not a smaller run.
+pub fn check_names(suites: &[&dyn Suite], args: &BenchArgs) -> Result<()> {
+    let mut datasets: Vec<String> = suites
+        .iter()
+        .flat_map(|s| s.datasets())
+        .map(str::to_string)
+        .chain(GENERATED.iter().map(|s| s.to_string()))
+        .collect();
+    datasets.sort();
+    datasets.dedup();
+    let mut methods: Vec<String> = suites
+        .iter()
+        .flat_map(|s| s.methods())
+        .map(str::to_string)
+        .collect();
+    methods.sort();
+    methods.dedup();
+    for (flag, given, valid) in [
+        ("--datasets", &args.datasets, &datasets),
+        ("--methods", &args.methods, &methods),
+    ] {
+        let unknown: Vec<&String> = given
+            .iter()
+            .flatten()
+            .filter(|name| !valid.contains(name))
+            .collect();
+        if !unknown.is_empty() {
+            let names: Vec<&str> = unknown.iter().map(|s| s.as_str()).collect();
+            return Err(Error::Usage(format!(
+                "{flag}: unknown name(s) {} for the suite(s) {}; valid names: {}",
+                names.join(", "),
+                suites
+                    .iter()
+                    .map(|s| s.name())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                valid.join(", ")
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The default output directory for a run.

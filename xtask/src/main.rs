@@ -6,6 +6,7 @@ mod cli;
 mod data;
 mod error;
 mod harness;
+mod journal;
 mod meta;
 mod paper;
 mod records;
@@ -144,21 +145,64 @@ fn bench(args: &BenchArgs) -> Result<()> {
             })
             .collect::<Result<_>>()?
     };
+    harness::check_names(&chosen, args)?;
     let data = DataSource::resolve(args.data_dir.as_deref())?;
+    bench_on(&chosen, args, &data)
+}
+
+/// `cargo xtask bench` on the suites chosen and a data source.
+fn bench_on(chosen: &[&dyn suites::Suite], args: &BenchArgs, data: &DataSource) -> Result<()> {
     match data.shared() {
         Some(s) => eprintln!("data directory: {}", s.root().display()),
         None => eprintln!("{}", data.missing_message()),
     }
-    let jobs = harness::plan(&chosen, args, &data);
+    let skipped = skipped_suites(chosen, args, data);
+    for s in &skipped {
+        eprintln!("skipped: {s}");
+    }
+    let jobs = harness::plan(chosen, args, data);
     if jobs.is_empty() {
         return Err(Error::Usage(
             "no jobs to run (check --datasets, --methods and the suite names)".into(),
         ));
     }
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| harness::default_out(chosen, args));
+    std::fs::create_dir_all(&out).map_err(|e| Error::io(&out, e))?;
+    let _lock = journal::OutLock::take(&out)?;
+    let journal_path = out.join(journal::JOURNAL);
+    let plan = journal::plan_fingerprint(&harness::plan_description(chosen, &jobs, args));
+    let kept = if args.resume {
+        resumable_jobs(&journal_path, &plan)?
+    } else {
+        Vec::new()
+    };
+    let done: std::collections::BTreeSet<journal::JobKey> =
+        kept.iter().map(|(k, _)| k.clone()).collect();
+    let mut todo: Vec<harness::Job> = jobs
+        .iter()
+        .filter(|j| !done.contains(&harness::job_key(chosen[j.suite], j)))
+        .cloned()
+        .collect();
+    let stopping = args.stop_after.is_some_and(|n| n < todo.len());
+    if let Some(n) = args.stop_after {
+        todo.truncate(n);
+    }
     eprintln!(
-        "{} jobs on {} suite(s); solvers of this build: {}",
+        "{} jobs on {} suite(s){}; solvers of this build: {}",
         jobs.len(),
         chosen.len(),
+        if done.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " ({} done in the journal, {} to run)",
+                done.len(),
+                todo.len()
+            )
+        },
         meta::solvers()
     );
     if meta::lp_backend() == "minilp" {
@@ -168,13 +212,29 @@ fn bench(args: &BenchArgs) -> Result<()> {
         );
     }
     let started = std::time::Instant::now();
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| harness::default_out(&chosen, args));
-    std::fs::create_dir_all(&out).map_err(|e| Error::io(&out, e))?;
-    let journal = out.join("records.partial.jsonl");
-    let results = harness::run(&chosen, &jobs, args, &data, meta::collect(), Some(&journal))?;
+    let writer = journal::JournalWriter::start(&journal_path, &plan, jobs.len(), &kept)?;
+    let mut results = harness::run(chosen, &todo, args, data, meta::collect(), Some(writer))?;
+    if stopping {
+        return Err(Error::Usage(format!(
+            "stopped after {} job(s) as --stop-after asked; continue with --resume",
+            todo.len()
+        )));
+    }
+    results
+        .records
+        .extend(kept.into_iter().flat_map(|(_, records)| records));
+    results.records.sort_by_key(records::Record::key);
+    results.skipped = skipped;
+    if results.records.is_empty() {
+        for f in &results.failures {
+            eprintln!("failed: {f}");
+        }
+        return Err(Error::Usage(format!(
+            "every job failed ({}); {} was left as it was",
+            results.failures.len(),
+            out.join("results.json").display()
+        )));
+    }
     write_outputs(&out, &results)?;
     eprintln!(
         "{} records in {:.1} s; wrote {}/results.json and report.md",
@@ -194,12 +254,77 @@ fn bench(args: &BenchArgs) -> Result<()> {
     Ok(())
 }
 
+/// The suites of the run that have no data set to run on, each with why.
+fn skipped_suites(
+    suites: &[&dyn suites::Suite],
+    args: &BenchArgs,
+    data: &DataSource,
+) -> Vec<String> {
+    suites
+        .iter()
+        .filter(|s| harness::select_datasets(**s, args, data).is_empty())
+        .map(|s| {
+            let why = if data.shared().is_none() {
+                "needs the shared data directory (none of its data sets can be generated)"
+            } else if args.datasets.is_some() {
+                "none of the --datasets belongs to it"
+            } else {
+                "none of its data sets is in the data directory"
+            };
+            format!("suite {}: {why}", s.name())
+        })
+        .collect()
+}
+
+/// The finished jobs of an interrupted run with the same plan.
+fn resumable_jobs(path: &Path, plan: &str) -> Result<Vec<(journal::JobKey, Vec<records::Record>)>> {
+    if !path.is_file() {
+        return Err(Error::Usage(format!(
+            "--resume: there is no journal {} to continue",
+            path.display()
+        )));
+    }
+    let journal = journal::Journal::read(path)?;
+    if journal.plan.as_deref() != Some(plan) {
+        return Err(Error::Usage(format!(
+            "--resume: {} was written by a different plan (other suites, data sets, methods, \
+             folds, seed or options); rerun with the same arguments, or without --resume to \
+             start over",
+            path.display()
+        )));
+    }
+    Ok(journal.done)
+}
+
 fn write_outputs(out: &Path, results: &ResultsFile) -> Result<()> {
     std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
     results.write(&out.join("results.json"))?;
     let md = report::render(results)?;
-    let path = out.join("report.md");
-    std::fs::write(&path, md).map_err(|e| Error::io(&path, e))
+    journal::write_atomically(&out.join("report.md"), md.as_bytes())
+}
+
+/// The results of a run directory: its `results.json`, or — for a run that
+/// was interrupted or is still going — the records of its journal.
+fn read_run(dir: &Path) -> Result<ResultsFile> {
+    let results = dir.join("results.json");
+    let journal_path = dir.join(journal::JOURNAL);
+    if results.is_file() || !journal_path.is_file() {
+        return ResultsFile::read(&results);
+    }
+    eprintln!(
+        "{}: no results.json; reading the partial journal",
+        dir.display()
+    );
+    let journal = journal::Journal::read(&journal_path)?;
+    let mut records = journal.records();
+    records.sort_by_key(records::Record::key);
+    Ok(ResultsFile {
+        meta: meta::collect(),
+        records,
+        failures: Vec::new(),
+        skipped: Vec::new(),
+        quick: false,
+    })
 }
 
 /// `cargo xtask report`: merges result directories and regenerates
@@ -207,14 +332,13 @@ fn write_outputs(out: &Path, results: &ResultsFile) -> Result<()> {
 fn report(dirs: &[PathBuf], out: Option<&Path>) -> Result<()> {
     let files = dirs
         .iter()
-        .map(|d| ResultsFile::read(&d.join("results.json")))
+        .map(|d| read_run(d))
         .collect::<Result<Vec<_>>>()?;
     let merged = ResultsFile::merge(files).ok_or_else(|| Error::Usage("no results".into()))?;
     let out = out.map_or_else(|| dirs[0].clone(), Path::to_path_buf);
     write_outputs(&out, &merged)?;
     let doc = reproduction_doc(&merged)?;
-    let path = Path::new("docs/REPRODUCTION.md");
-    std::fs::write(path, doc).map_err(|e| Error::io(path, e))?;
+    journal::write_atomically(Path::new("docs/REPRODUCTION.md"), doc.as_bytes())?;
     eprintln!("wrote {}/report.md and docs/REPRODUCTION.md", out.display());
     Ok(())
 }
@@ -243,4 +367,95 @@ fn reproduction_doc(results: &ResultsFile) -> Result<String> {
     doc.push_str("## Generated tables\n\n");
     doc.push_str(&report::render(results)?);
     Ok(doc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::Record;
+
+    fn run_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("xtask-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    fn records_without_time(dir: &Path) -> Vec<Record> {
+        let mut records = ResultsFile::read(&dir.join("results.json"))
+            .unwrap()
+            .records;
+        for r in &mut records {
+            r.time_s.clear();
+        }
+        records
+    }
+
+    fn args(out: &Path) -> BenchArgs {
+        BenchArgs {
+            suites: vec!["baselines".into()],
+            quick: true,
+            datasets: Some(vec!["tictactoe".into(), "xor".into()]),
+            methods: Some(vec!["ZeroR".into(), "DT".into()]),
+            seed: cli::DEFAULT_SEED,
+            jobs: Some(2),
+            out: Some(out.to_path_buf()),
+            ..BenchArgs::default()
+        }
+    }
+
+    fn baselines() -> Vec<Box<dyn suites::Suite>> {
+        suites::all()
+            .into_iter()
+            .filter(|s| s.name() == "baselines")
+            .collect()
+    }
+
+    #[test]
+    fn an_interrupted_run_resumed_equals_an_uninterrupted_one() {
+        let data = DataSource::generated_only();
+        let all = baselines();
+        let chosen: Vec<&dyn suites::Suite> = all.iter().map(|s| s.as_ref()).collect();
+
+        let whole = run_dir("whole");
+        bench_on(&chosen, &args(&whole), &data).unwrap();
+
+        let parts = run_dir("parts");
+        let mut first = args(&parts);
+        first.stop_after = Some(5);
+        let err = bench_on(&chosen, &first, &data).unwrap_err();
+        assert!(err.to_string().contains("--stop-after"), "{err}");
+        assert!(!parts.join("results.json").exists());
+        let journal = journal::Journal::read(&parts.join(journal::JOURNAL)).unwrap();
+        assert_eq!(journal.done.len(), 5);
+
+        // Another plan may not continue this journal.
+        let mut other = args(&parts);
+        other.seed += 1;
+        other.resume = true;
+        let err = bench_on(&chosen, &other, &data).unwrap_err();
+        assert!(err.to_string().contains("different plan"), "{err}");
+
+        let mut rest = args(&parts);
+        rest.resume = true;
+        bench_on(&chosen, &rest, &data).unwrap();
+        assert_eq!(records_without_time(&parts), records_without_time(&whole));
+        // 2 data sets x 2 methods x 3 quick folds.
+        assert_eq!(records_without_time(&whole).len(), 12);
+        std::fs::remove_dir_all(&whole).unwrap();
+        std::fs::remove_dir_all(&parts).unwrap();
+    }
+
+    #[test]
+    fn misspelt_names_are_errors_listing_the_valid_ones() {
+        let all = baselines();
+        let chosen: Vec<&dyn suites::Suite> = all.iter().map(|s| s.as_ref()).collect();
+        let mut a = args(Path::new("unused"));
+        a.datasets = Some(vec!["wine".into(), "wnie".into()]);
+        let err = harness::check_names(&chosen, &a).unwrap_err().to_string();
+        assert!(err.contains("wnie") && err.contains("valid names"), "{err}");
+        let mut a = args(Path::new("unused"));
+        a.methods = Some(vec!["DT".into(), "RFF".into()]);
+        let err = harness::check_names(&chosen, &a).unwrap_err().to_string();
+        assert!(err.contains("RFF") && err.contains("GB"), "{err}");
+    }
 }

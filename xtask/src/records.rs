@@ -84,6 +84,13 @@ pub struct ResultsFile {
     /// Jobs that failed, with their errors.
     #[serde(default)]
     pub failures: Vec<String>,
+    /// Suites that had nothing to run, with the reason.
+    #[serde(default)]
+    pub skipped: Vec<String>,
+    /// Made with `--quick` (one small grid point, 3 folds): not comparable
+    /// with the papers' numbers.
+    #[serde(default)]
+    pub quick: bool,
 }
 
 impl ResultsFile {
@@ -96,13 +103,13 @@ impl ResultsFile {
         })
     }
 
-    /// Writes the file as pretty JSON.
+    /// Writes the file as pretty JSON, atomically.
     pub fn write(&self, path: &Path) -> Result<()> {
         let text = serde_json::to_string_pretty(self).map_err(|e| Error::Parse {
             file: path.display().to_string(),
             message: e.to_string(),
         })?;
-        std::fs::write(path, text).map_err(|e| Error::io(path, e))
+        crate::journal::write_atomically(path, text.as_bytes())
     }
 
     /// Merges several files (e.g. shards): records of all, with a later
@@ -112,17 +119,24 @@ impl ResultsFile {
         let first = it.next()?;
         let meta = first.meta.clone();
         let mut by_key: BTreeMap<_, Record> = BTreeMap::new();
+        let quick = first.quick;
         let mut failures = Vec::new();
+        let mut skipped = Vec::new();
         for f in std::iter::once(first).chain(it) {
             for r in f.records {
                 by_key.insert(r.key(), r);
             }
             failures.extend(f.failures);
+            skipped.extend(f.skipped);
         }
+        skipped.sort();
+        skipped.dedup();
         Some(ResultsFile {
             meta,
             records: by_key.into_values().collect(),
             failures,
+            skipped,
+            quick,
         })
     }
 }

@@ -257,6 +257,21 @@ pub fn render(results: &ResultsFile) -> Result<String> {
         },
         m.command_line
     );
+    if results.quick {
+        let _ = writeln!(
+            out,
+            "> Quick run (`--quick`: one small grid point, 3 folds, the smallest data sets or \
+             generated data): the numbers show that everything runs; they are **not comparable \
+             with the papers' values** printed beside them.\n"
+        );
+    }
+    if !results.skipped.is_empty() {
+        let _ = writeln!(out, "### Skipped suites\n");
+        for s in &results.skipped {
+            let _ = writeln!(out, "- {s}");
+        }
+        out.push('\n');
+    }
     let suites: BTreeSet<&str> = results.records.iter().map(|r| r.suite.as_str()).collect();
     for suite in suites {
         let _ = writeln!(out, "### Suite `{suite}`\n");

@@ -91,6 +91,11 @@ impl Target {
         }
     }
 
+    /// True when the target has values and none of them (zero rows).
+    pub fn is_empty(&self) -> bool {
+        self.len() == Some(0)
+    }
+
     /// True when the target is [`Target::None`].
     pub fn is_none(&self) -> bool {
         matches!(self, Target::None)
