@@ -24,6 +24,8 @@
 //! ```
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+// The README example runs as a doctest too.
+#![cfg_attr(doctest, doc = include_str!("../README.md"))]
 
 pub mod error;
 pub mod master;

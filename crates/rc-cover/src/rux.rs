@@ -407,7 +407,7 @@ pub fn cost_scale(costs: &[f64], normalize: bool) -> f64 {
 /// solves: left to choose, it runs the primal simplex on the dual form (4)
 /// (its slack basis is primal feasible), which is about 10× slower there;
 /// and to re-solve models grown by rows warm
-/// ([`rc_lp::HighsSolver::grow_rows`]), which RUG's master LPs are (see
+/// (`rc_lp::HighsSolver::grow_rows`, feature `highs`), which RUG's master LPs are (see
 /// [`crate::rux_lp`]: 2–3× less LP time on the largest data sets).
 pub fn default_rux_solver() -> Box<dyn LpSolver> {
     #[cfg(feature = "highs")]

@@ -44,7 +44,7 @@
 //! the part holding its first row, with the smaller bound) and appends new
 //! classes and rules, so the new model is the old one with rows and
 //! columns appended: HiGHS with
-//! [`HighsSolver::grow_rows`](rc_lp::HighsSolver::grow_rows) re-solves it
+//! `rc_lp::HighsSolver::grow_rows` (feature `highs`) re-solves it
 //! from the previous optimal basis with the dual simplex instead of from
 //! scratch. The optimum is the same; in a degenerate LP the optimal vertex
 //! (hence `w` and the duals, and so RUG's next trees) may differ from a

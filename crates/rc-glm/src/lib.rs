@@ -67,6 +67,8 @@
 //! [`Error::NonFiniteFeature`].
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+// The README example runs as a doctest too.
+#![cfg_attr(doctest, doc = include_str!("../README.md"))]
 
 pub mod binarize;
 mod bits;

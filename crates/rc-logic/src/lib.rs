@@ -57,6 +57,8 @@
 //!   data loaded in another process.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+// The README example runs as a doctest too.
+#![cfg_attr(doctest, doc = include_str!("../README.md"))]
 
 pub mod bagging;
 pub mod cote;

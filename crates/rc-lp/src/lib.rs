@@ -76,6 +76,9 @@
 //! takes a time limit per LP solve ([`LpStatus::TimeLimit`]).
 
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
+// The README example runs as a doctest too.
+#![cfg_attr(doctest, doc = include_str!("../README.md"))]
 
 pub mod backend;
 mod bnb;

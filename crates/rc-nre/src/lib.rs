@@ -75,6 +75,8 @@
 //! naming the feature, row or parameter.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+// The README example runs as a doctest too.
+#![cfg_attr(doctest, doc = include_str!("../README.md"))]
 
 mod adam;
 pub mod data;

@@ -127,6 +127,8 @@
 //! - Missing values are rejected instead of being routed.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+// The README example runs as a doctest too.
+#![cfg_attr(doctest, doc = include_str!("../README.md"))]
 
 mod adaboost;
 mod build;
