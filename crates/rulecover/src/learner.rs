@@ -189,16 +189,17 @@ fn train_params(args: &Args) -> Result<TrainParams> {
         "loss" => StopOn::Loss,
         other => return Err(args.unhandled("stop_on", other)),
     };
-    let mut t = TrainParams::default();
-    t.learning_rate = args.float("learning_rate")?;
-    t.batch_size = args.int("batch_size")?;
-    t.max_epochs = args.int("max_epochs")?;
-    t.patience = args.int("patience")?;
-    t.validation_fraction = args.float("validation_fraction")?;
-    t.loss = loss;
-    t.stop_on = stop_on;
-    t.l2 = args.float("l2")?;
-    Ok(t)
+    Ok(TrainParams {
+        learning_rate: args.float("learning_rate")?,
+        batch_size: args.int("batch_size")?,
+        max_epochs: args.int("max_epochs")?,
+        patience: args.int("patience")?,
+        validation_fraction: args.float("validation_fraction")?,
+        loss,
+        stop_on,
+        l2: args.float("l2")?,
+        ..TrainParams::default()
+    })
 }
 
 fn constant_features(args: &Args) -> Result<ConstantFeatures> {
@@ -487,7 +488,7 @@ impl Learner {
                     boosting,
                 })
             }
-            Learner::Nre(p) => Model::Nre(fit_trait(p, data, weights).map_err(fail)?),
+            Learner::Nre(p) => Model::Nre(Box::new(fit_trait(p, data, weights).map_err(fail)?)),
             Learner::Mlp(p) => Model::Mlp(fit_trait(p, data, weights).map_err(fail)?),
         })
     }
@@ -518,4 +519,121 @@ fn uniform_only(method: &str, data: &Dataset, weights: Option<&[f64]>, why: &str
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::methods::methods;
+
+    /// Checks the built params' ranges the way each crate's fit does.
+    fn validate(l: &Learner) -> std::result::Result<(), String> {
+        let s = |e: &dyn std::fmt::Display| e.to_string();
+        match l {
+            Learner::Tree(p) => p.validate().map_err(|e| s(&e)),
+            Learner::Forest(p) => p.validate().map_err(|e| s(&e)),
+            Learner::AdaBoost(p) => p.validate().map_err(|e| s(&e)),
+            Learner::GradientBoosting(p) => p.validate().map_err(|e| s(&e)),
+            Learner::Mirco { forest, mirco } => {
+                forest.validate().map_err(|e| s(&e))?;
+                mirco.validate().map_err(|e| s(&e))
+            }
+            Learner::RuxForest { forest, rux } => {
+                forest.validate().map_err(|e| s(&e))?;
+                rux.validate().map_err(|e| s(&e))
+            }
+            Learner::RuxAdaBoost { ada, rux } => {
+                ada.validate().map_err(|e| s(&e))?;
+                rux.validate().map_err(|e| s(&e))
+            }
+            Learner::RcBoost(p) => p.validate().map_err(|e| s(&e)),
+            Learner::Rug(p) => p.validate().map_err(|e| s(&e)),
+            Learner::Glrm(p) => p.validate().map_err(|e| s(&e)),
+            Learner::RuleFit(p) => p.validate().map_err(|e| s(&e)),
+            Learner::Gbt {
+                binarizer,
+                boosting,
+            } => {
+                binarizer.validate().map_err(|e| s(&e))?;
+                boosting.validate().map_err(|e| s(&e))
+            }
+            Learner::Nre(p) => p.validate().map_err(|e| s(&e)),
+            Learner::Mlp(p) => p.validate().map_err(|e| s(&e)),
+        }
+    }
+
+    #[test]
+    fn every_default_builds_valid_params_for_every_task() {
+        let empty: Vec<(String, String)> = Vec::new();
+        for spec in methods().iter().filter(|m| !m.is_relational()) {
+            let args = Args::resolve(spec.id, spec.params, &empty).unwrap();
+            for &task in spec.tasks {
+                let learner = Learner::build(spec, &args, task, 25)
+                    .unwrap_or_else(|e| panic!("{} {task}: {e}", spec.id));
+                validate(&learner).unwrap_or_else(|e| panic!("{} {task}: {e}", spec.id));
+            }
+        }
+    }
+
+    #[test]
+    fn presets_match_the_papers_runs() {
+        let empty: Vec<(String, String)> = Vec::new();
+        let build = |id: &str| {
+            let spec = crate::methods::method(id).unwrap();
+            let args = Args::resolve(spec.id, spec.params, &empty).unwrap();
+            Learner::build(spec, &args, Task::Binary, 25).unwrap()
+        };
+        match build("rug-t") {
+            Learner::Rug(p) => assert_eq!(p, RugParams::rug_t().seed(25)),
+            other => panic!("{other:?}"),
+        }
+        match build("rug") {
+            Learner::Rug(p) => assert_eq!(p, RugParams::default().seed(25)),
+            other => panic!("{other:?}"),
+        }
+        match build("rux-ada") {
+            Learner::RuxAdaBoost { ada, rux } => {
+                assert_eq!(rux, RuxParams::for_adaboost());
+                assert_eq!(ada.algorithm, AdaBoostAlgorithm::Samme);
+            }
+            other => panic!("{other:?}"),
+        }
+        match build("rux-rf") {
+            Learner::RuxForest { rux, .. } => assert_eq!(rux, RuxParams::for_forest()),
+            other => panic!("{other:?}"),
+        }
+        for (id, preset) in [
+            ("lr1", GlrmParams::lr1()),
+            ("lrr", GlrmParams::lrr()),
+            ("lr1n", GlrmParams::lr1n()),
+            ("lrrn", GlrmParams::lrrn()),
+            ("linear-rule", GlrmParams::lrr()),
+        ] {
+            match build(id) {
+                Learner::Glrm(p) => assert_eq!(p, preset, "{id}"),
+                other => panic!("{other:?}"),
+            }
+        }
+        match build("rcboost") {
+            Learner::RcBoost(p) => assert_eq!(p, RcBoostParams::default().seed(25)),
+            other => panic!("{other:?}"),
+        }
+        match build("mirco") {
+            Learner::Mirco { forest, mirco } => {
+                assert_eq!(mirco, MircoParams::default());
+                assert_eq!(forest.tree.random_stream, RandomStream::Sklearn);
+            }
+            other => panic!("{other:?}"),
+        }
+        match build("nre-deep") {
+            Learner::Nre(p) => assert_eq!(
+                p,
+                NreParams::default()
+                    .deep(true)
+                    .constant_features(ConstantFeatures::Ignore)
+                    .seed(25)
+            ),
+            other => panic!("{other:?}"),
+        }
+    }
 }

@@ -58,8 +58,8 @@ pub enum Model {
     Glrm(rc_glm::GlrmModel),
     /// `gbt`.
     Gbt(GbtModel),
-    /// `nre`, `nre-deep`.
-    Nre(rc_nre::NreModel),
+    /// `nre`, `nre-deep` (boxed: the largest model struct).
+    Nre(Box<rc_nre::NreModel>),
     /// `ann` (no rules).
     Mlp(rc_nre::MlpModel),
 }
