@@ -1,0 +1,184 @@
+//! The error type of the registry and the model file.
+
+use std::path::PathBuf;
+
+/// A learner's or predictor's own error, kept whole as the source.
+pub type BoxedError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// Everything that can go wrong when choosing a method, reading its
+/// parameters, fitting, predicting, or saving and loading a model file.
+/// Messages name the method, parameter, value, file and position.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// No method has this id (or alias).
+    #[error("unknown method '{given}' (valid ids: {valid})")]
+    UnknownMethod {
+        /// What was asked for.
+        given: String,
+        /// The valid ids, comma separated.
+        valid: String,
+    },
+    /// The method has no parameter of this name.
+    #[error("method '{method}' has no parameter '{name}' (its parameters: {valid})")]
+    UnknownParameter {
+        /// The method id.
+        method: String,
+        /// The parameter given.
+        name: String,
+        /// The method's parameters, comma separated.
+        valid: String,
+    },
+    /// The same parameter was given twice.
+    #[error("method '{method}': parameter '{name}' is given more than once")]
+    DuplicateParameter {
+        /// The method id.
+        method: String,
+        /// The parameter.
+        name: String,
+    },
+    /// A parameter's value does not parse as its declared type.
+    #[error("method '{method}': parameter '{name}' = '{value}' is invalid: expected {expected}")]
+    BadValue {
+        /// The method id.
+        method: String,
+        /// The parameter.
+        name: String,
+        /// The value given.
+        value: String,
+        /// What is allowed.
+        expected: String,
+    },
+    /// A `key=value` string has no `=`.
+    #[error("'{given}' is not of the form key=value")]
+    NotKeyValue {
+        /// The string given.
+        given: String,
+    },
+    /// The method cannot learn this kind of target.
+    #[error("method '{method}' does not support {task} (it supports: {supported})")]
+    UnsupportedTask {
+        /// The method id.
+        method: String,
+        /// The data's task.
+        task: String,
+        /// The tasks the method supports, comma separated.
+        supported: String,
+    },
+    /// Fitting needs a target and the data has none.
+    #[error("'{data}' has no target column: fitting needs one")]
+    NoTarget {
+        /// The data set's name.
+        data: String,
+    },
+    /// A relational method was asked to fit a table.
+    #[error("method '{method}' learns from relational data (facts and examples), not from a table: fit it with rulecover::fit_relational on an rc_logic::Problem")]
+    Relational {
+        /// The method id.
+        method: String,
+    },
+    /// A tabular method was asked to fit relational data.
+    #[error("method '{method}' learns from a table: fit it with rulecover::fit (relational methods: {relational})")]
+    NotRelational {
+        /// The method id.
+        method: String,
+        /// The relational ids, comma separated.
+        relational: String,
+    },
+    /// The method cannot yet fit with non-uniform sample weights.
+    #[error("method '{method}' does not support non-uniform sample weights ({why})")]
+    WeightsUnsupported {
+        /// The method id.
+        method: String,
+        /// Which stage lacks weights.
+        why: String,
+    },
+    /// Bad data or data that does not match the model (missing column,
+    /// unseen level, bad weights, ...).
+    #[error(transparent)]
+    Data(#[from] rulecover_core::Error),
+    /// The learner failed (invalid parameter range, solver failure, ...).
+    #[error("fitting '{method}' failed: {source}")]
+    Fit {
+        /// The method id.
+        method: String,
+        /// The learner's error.
+        source: BoxedError,
+    },
+    /// The model failed to predict.
+    #[error("'{method}' could not predict: {source}")]
+    Predict {
+        /// The method id.
+        method: String,
+        /// The model's error.
+        source: BoxedError,
+    },
+    /// A model file could not be read or written.
+    #[error("cannot {action} '{path}': {source}")]
+    Io {
+        /// What was being done ("read", "write", "rename to").
+        action: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// A model file is not valid JSON.
+    #[error("{file}: invalid JSON at line {line}, column {column}: {message}")]
+    Json {
+        /// The file (or `<string>`).
+        file: String,
+        /// 1-based line of the error.
+        line: usize,
+        /// 1-based column of the error.
+        column: usize,
+        /// serde_json's message.
+        message: String,
+    },
+    /// A model file was written by another format version.
+    #[error("{file}: the model file has format_version {found}, but this build of rulecover reads format_version {supported}")]
+    FormatVersion {
+        /// The file (or `<string>`).
+        file: String,
+        /// The version in the file, as written.
+        found: String,
+        /// The version this build reads.
+        supported: u64,
+    },
+    /// A model file names a kind of model this build does not know.
+    #[error("{file}: unknown model kind '{kind}' (known kinds: {valid})")]
+    UnknownKind {
+        /// The file (or `<string>`).
+        file: String,
+        /// The kind in the file.
+        kind: String,
+        /// The known kinds, comma separated.
+        valid: String,
+    },
+    /// A model file is valid JSON but a field is missing or has the wrong
+    /// shape.
+    #[error("{file}: field '{field}': {message}")]
+    Envelope {
+        /// The file (or `<string>`).
+        file: String,
+        /// The field (`format_version`, `kind`, `schema`, `params`,
+        /// `seed`, `model`).
+        field: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+    /// A model could not be written as JSON.
+    #[error("cannot write the '{kind}' model as JSON: {message}")]
+    Serialize {
+        /// The model's method id.
+        kind: String,
+        /// serde_json's message.
+        message: String,
+    },
+    /// The registry's table and its builders disagree (a bug in this
+    /// crate, reported instead of panicking).
+    #[error("internal error in the method registry: {0}")]
+    Internal(String),
+}
+
+/// Result alias of this crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,172 @@
+//! Fitting by method id, and the fitted model that remembers its method,
+//! schema, parameters and seed.
+
+use std::collections::BTreeMap;
+
+use rulecover_core::weights::check_sample_weights;
+use rulecover_core::{Dataset, Predictions, RuleSet, Schema, UnseenLevel};
+
+use crate::error::{Error, Result};
+use crate::learner::{task_of, Learner};
+use crate::methods::{method, MethodSpec};
+use crate::model::Model;
+use crate::params::Args;
+
+/// A fitted tabular model of any registered method, with what it was
+/// fitted on and how: the method, the training data's [`Schema`], every
+/// parameter's value (given or default, as canonical strings) and the
+/// seed. It predicts from new data by column name, and saves to and loads
+/// from the versioned model file ([`FittedModel::save`],
+/// [`FittedModel::load`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FittedModel {
+    pub(crate) spec: &'static MethodSpec,
+    pub(crate) schema: Schema,
+    pub(crate) params: BTreeMap<String, String>,
+    pub(crate) seed: u64,
+    pub(crate) model: Model,
+}
+
+/// Fits method `id` (or an alias) to `data`.
+///
+/// `params` are `(name, value)` strings, each parsed by the type the
+/// method declares ([`crate::MethodSpec::params`]); parameters not given
+/// take their defaults. `weights`, when given, hold one non-negative
+/// weight per row with replication semantics (an integer weight behaves
+/// as that many copies of the row). `seed` drives every random choice, so
+/// the same seed gives the same model.
+///
+/// # Errors
+/// - [`Error::UnknownMethod`], [`Error::UnknownParameter`],
+///   [`Error::BadValue`], [`Error::DuplicateParameter`] for a bad method
+///   or parameter;
+/// - [`Error::Relational`] for a relational method (see
+///   [`crate::fit_relational`]);
+/// - [`Error::NoTarget`], [`Error::UnsupportedTask`] when the data's target
+///   does not suit the method;
+/// - [`Error::Data`] for weights of the wrong length or with negative or
+///   non-finite values, [`Error::WeightsUnsupported`] for non-uniform
+///   weights a method cannot use;
+/// - [`Error::Fit`] with the learner's own error (parameter ranges, solver
+///   failures, bad data).
+pub fn fit<K: AsRef<str>, V: AsRef<str>>(
+    id: &str,
+    params: &[(K, V)],
+    data: &Dataset,
+    weights: Option<&[f64]>,
+    seed: u64,
+) -> Result<FittedModel> {
+    let spec = method(id)?;
+    if spec.is_relational() {
+        return Err(Error::Relational {
+            method: spec.id.into(),
+        });
+    }
+    let given: Vec<(String, String)> = params
+        .iter()
+        .map(|(k, v)| (k.as_ref().to_string(), v.as_ref().to_string()))
+        .collect();
+    let args = Args::resolve(spec.id, spec.params, &given)?;
+    let task = task_of(data)?;
+    if !spec.tasks.contains(&task) {
+        return Err(Error::UnsupportedTask {
+            method: spec.id.into(),
+            task: task.name().into(),
+            supported: spec.task_list(),
+        });
+    }
+    if let Some(w) = weights {
+        check_sample_weights(w, data.n_rows())?;
+    }
+    let learner = Learner::build(spec, &args, task, seed)?;
+    let model = learner.fit(spec.id, data, weights)?;
+    Ok(FittedModel {
+        spec,
+        schema: Schema::of(data),
+        params: args.strings(),
+        seed,
+        model,
+    })
+}
+
+impl FittedModel {
+    /// The method id (a model file's `kind`).
+    pub fn kind(&self) -> &'static str {
+        self.spec.id
+    }
+
+    /// The method's registry entry.
+    pub fn method(&self) -> &'static MethodSpec {
+        self.spec
+    }
+
+    /// The raw input columns and target of the training data.
+    pub fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    /// Every parameter's value, given or default, as canonical strings
+    /// that parse back to the same values.
+    pub fn params(&self) -> &BTreeMap<String, String> {
+        &self.params
+    }
+
+    /// The seed of the fit.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Class names in class order (empty for regression): column `c` of
+    /// [`Predictions::Classes`] is class `classes()[c]`.
+    pub fn classes(&self) -> &[String] {
+        self.schema.classes()
+    }
+
+    /// The fitted model itself.
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    /// The fitted model, consuming the wrapper.
+    pub fn into_model(self) -> Model {
+        self.model
+    }
+
+    /// Predicts every row of `data`, reading its columns by name (any
+    /// order, extra columns ignored); a categorical level not seen at fit
+    /// is an error.
+    ///
+    /// # Errors
+    /// [`Error::Data`] when `data` lacks a training column or holds an
+    /// unseen level or class ([`rulecover_core::Error::MissingColumn`],
+    /// `UnseenLevel`, ...); [`Error::Predict`] with the model's own error.
+    pub fn predict(&self, data: &Dataset) -> Result<Predictions> {
+        self.predict_with(data, UnseenLevel::Error)
+    }
+
+    /// Predicts like [`FittedModel::predict`], with a choice of what an
+    /// unseen categorical level means.
+    ///
+    /// # Errors
+    /// As [`FittedModel::predict`].
+    pub fn predict_with(&self, data: &Dataset, unseen: UnseenLevel) -> Result<Predictions> {
+        let aligned = self.schema.align(data, unseen)?;
+        self.model.predict(self.spec.id, &aligned)
+    }
+
+    /// The rules with their outcomes, weights and training coverage, or
+    /// `None` for a model without rules (`ann`).
+    pub fn rule_set(&self) -> Option<RuleSet> {
+        self.model.rule_set()
+    }
+
+    /// Number of rules, or `None` for a model without rules (`ann`).
+    pub fn n_rules(&self) -> Option<usize> {
+        self.model.n_rules()
+    }
+
+    /// The rules printed one per line, or `None` for a model without rules.
+    pub fn render_rules(&self) -> Option<String> {
+        self.model.render_rules()
+    }
+}

@@ -1,0 +1,56 @@
+//! One registry of every rulecover learner, by method id with typed
+//! string parameters, and one versioned model file that saves and loads
+//! any fitted model exactly.
+//! The command line and the Python package are built on it; the learning
+//! itself lives in the library crates (rc-tree, rc-cover, rc-colgen,
+//! rc-glm, rc-nre, rc-logic).
+//!
+//! ```
+//! use rulecover::FittedModel;
+//! use rulecover_core::generate;
+//!
+//! let train = generate::twonorm(200, 1);
+//! let model = rulecover::fit("rux-rf", &[("n_estimators", "10")], &train, None, 7)?;
+//! assert_eq!(model.params()["max_depth"], "2"); // the paper's default
+//!
+//! let path = std::env::temp_dir().join(format!("rulecover-doc-{}.json", std::process::id()));
+//! model.save(&path)?;
+//! let loaded = FittedModel::load(&path)?;
+//! std::fs::remove_file(&path)?;
+//!
+//! let test = generate::twonorm(50, 2);
+//! assert_eq!(loaded.predict(&test)?, model.predict(&test)?); // bit for bit
+//! assert_eq!(loaded.rule_set(), model.rule_set());
+//! println!("{}", loaded.render_rules().unwrap_or_default());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Pieces
+//!
+//! - [`methods()`] / [`method()`]: the table of method ids ([`MethodSpec`]:
+//!   description, tasks, parameters with types, defaults and docs).
+//! - [`fit()`]: method id + `(name, value)` strings + data (+ sample
+//!   weights) + seed → [`FittedModel`]; [`fit_relational()`] for the
+//!   relational methods on an [`rc_logic::Problem`].
+//! - [`FittedModel`]: predicts by column name, exposes its rules, and
+//!   saves/loads the model file ([`FORMAT_VERSION`]).
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod error;
+pub mod file;
+mod fitted;
+mod json;
+mod learner;
+pub mod methods;
+pub mod model;
+pub mod params;
+mod relational;
+
+pub use error::{Error, Result};
+pub use file::FORMAT_VERSION;
+pub use fitted::{fit, FittedModel};
+pub use methods::{method, method_ids, methods, MethodSpec, Task};
+pub use model::{GbtModel, Model};
+pub use params::{parse_key_values, ParamKind, ParamSpec};
+pub use relational::{fit_relational, RelationalFit};
