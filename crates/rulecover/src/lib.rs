@@ -36,6 +36,7 @@
 //!   saves/loads the model file ([`FORMAT_VERSION`]).
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+#![cfg_attr(doctest, doc = include_str!("../README.md"))]
 
 pub mod error;
 pub mod file;
