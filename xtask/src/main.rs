@@ -80,7 +80,7 @@ fn datasets(data_dir: Option<&Path>) -> Result<()> {
             );
             continue;
         }
-        match shared.load(&e.name) {
+        match shared.load_declared(&e.name) {
             Ok(d) => {
                 let ok = e.rows == Some(d.n_rows())
                     && e.features == Some(d.n_features())
