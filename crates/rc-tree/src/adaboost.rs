@@ -41,6 +41,10 @@ pub struct AdaBoost {
     n_classes: usize,
     n_features: usize,
     encoder: Encoder,
+    /// Training rows (of the whole data passed to fit, whatever their
+    /// weight or bootstrap count) reaching each node, `[tree][node]`: the
+    /// rules' coverage.
+    coverage: Vec<Vec<u32>>,
 }
 
 impl AdaBoostParams {
@@ -168,6 +172,7 @@ impl AdaBoostParams {
                 sw.iter_mut().for_each(|w| *w /= s);
             }
         }
+        let coverage = rules::training_coverage(&trees, &prep);
         Ok(AdaBoost {
             trees,
             estimator_weights: est_w,
@@ -177,6 +182,7 @@ impl AdaBoostParams {
             n_classes: k,
             n_features: prep.p,
             encoder,
+            coverage,
         })
     }
 }
@@ -370,6 +376,7 @@ impl AdaBoost {
     fn to_rule_set(&self) -> RuleSet {
         rules::rule_set_of(
             &self.trees,
+            &self.coverage,
             self.features(),
             self.class_names(),
             rules::leaf_proba_outcome,
@@ -443,6 +450,7 @@ struct AdaBoostRepr {
     n_classes: usize,
     n_features: usize,
     encoder: Encoder,
+    coverage: Vec<Vec<u32>>,
 }
 
 impl TryFrom<AdaBoostRepr> for AdaBoost {
@@ -458,6 +466,7 @@ impl TryFrom<AdaBoostRepr> for AdaBoost {
             n_classes,
             n_features,
             encoder,
+            coverage,
         } = r;
         let model = AdaBoost {
             trees,
@@ -468,7 +477,9 @@ impl TryFrom<AdaBoostRepr> for AdaBoost {
             n_classes,
             n_features,
             encoder,
+            coverage,
         };
+        rules::check_coverage(&model.trees, &model.coverage)?;
         let m = model.trees.len();
         if m == 0
             || model.n_classes == 0

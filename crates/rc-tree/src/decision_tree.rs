@@ -8,7 +8,7 @@ use rulecover_core::{
 };
 
 use crate::build::grow;
-use crate::data::{check_weights, labels_for, Labels, Prepared, Rows};
+use crate::data::{check_weight_sum, check_weight_values, labels_for, Labels, Prepared, Rows};
 use crate::encode::{encode, fit_encoder};
 use crate::error::{Error, Result};
 use crate::params::{Criterion, DecisionTreeParams, RandomStream};
@@ -16,7 +16,9 @@ use crate::rules::{self, LeafStats};
 use crate::sklearn_random::{Draws, RandR};
 use crate::splitter::{Scratch, TargetRef, TreeConfig};
 use crate::tree::Tree;
+use rulecover_core::weights::rescaled_by_power_of_two;
 use rulecover_core::Rng;
+use std::borrow::Cow;
 
 /// A fitted decision tree (classification or regression) with the
 /// encoder of the data it was trained on: it reads new data by column
@@ -27,6 +29,9 @@ pub struct DecisionTree {
     tree: Tree,
     criterion: Criterion,
     encoder: Encoder,
+    /// Training rows (of the data passed to fit, whatever their weight)
+    /// reaching each node: the rules' coverage.
+    coverage: Vec<u32>,
 }
 
 impl Labels {
@@ -38,21 +43,44 @@ impl Labels {
     }
 }
 
-/// Sample weights of a fit: the user's (checked) or all ones.
+/// Sample weights of a fit: the user's, checked and brought into a range
+/// where sums neither underflow nor overflow, or all ones.
+///
+/// Only the ratios of the weights matter, and weights whose largest is in
+/// `[2^-8, 2^8)` are used as they are (scikit-learn's computation). Beyond
+/// that range, weights whose positive values are all equal become 1 (0
+/// stays 0), so extreme uniform weights fit exactly the unweighted model;
+/// other weights are multiplied by the power of two that brings the
+/// largest into the range, which changes no ratio.
 pub(crate) fn fit_weights(data: &Dataset, weights: Option<&[f64]>) -> Result<Vec<f64>> {
-    match weights {
-        Some(w) => {
-            check_weights(w, data.n_rows())?;
-            Ok(w.to_vec())
+    let Some(w) = weights else {
+        return Ok(vec![1.0; data.n_rows()]);
+    };
+    check_weight_values(w, data.n_rows())?;
+    let rescaled = rescaled_by_power_of_two(w);
+    let w = match rescaled {
+        Cow::Borrowed(w) => w.to_vec(),
+        Cow::Owned(r) if uniform_on_support(&r) => {
+            r.iter().map(|&v| if v > 0.0 { 1.0 } else { 0.0 }).collect()
         }
-        None => Ok(vec![1.0; data.n_rows()]),
-    }
+        Cow::Owned(r) => r,
+    };
+    check_weight_sum(&w)?;
+    Ok(w)
+}
+
+/// True when every positive weight has the same value.
+fn uniform_on_support(w: &[f64]) -> bool {
+    let mut positive = w.iter().filter(|&&v| v > 0.0);
+    let first = positive.next();
+    positive.all(|v| Some(v) == first)
 }
 
 impl DecisionTreeParams {
     /// Fits a tree with one sample weight per row of `data` (finite,
     /// `>= 0`, not all zero). Rows with weight 0 are ignored; a weight of 2
-    /// has the same effect as the row appearing twice.
+    /// has the same effect as the row appearing twice; only ratios matter
+    /// (extreme weights are rescaled exactly, see the crate docs).
     pub fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<DecisionTree> {
         self.fit_impl(data, Some(weights))
     }
@@ -78,10 +106,12 @@ impl DecisionTreeParams {
             &mut draws,
             &mut Scratch::default(),
         );
+        let coverage = tree.rows_reaching(&prep);
         Ok(DecisionTree {
             tree,
             criterion: self.criterion,
             encoder,
+            coverage,
         })
     }
 }
@@ -211,6 +241,7 @@ impl DecisionTree {
     fn to_rule_set(&self) -> RuleSet {
         rules::rule_set_of(
             std::slice::from_ref(&self.tree),
+            std::slice::from_ref(&self.coverage),
             self.features(),
             self.class_names(),
             rules::leaf_outcome,
@@ -278,6 +309,9 @@ struct DecisionTreeRepr {
     tree: Tree,
     criterion: Criterion,
     encoder: Encoder,
+    /// Training rows (of the data passed to fit, whatever their weight)
+    /// reaching each node: the rules' coverage.
+    coverage: Vec<u32>,
 }
 
 impl TryFrom<DecisionTreeRepr> for DecisionTree {
@@ -288,12 +322,18 @@ impl TryFrom<DecisionTreeRepr> for DecisionTree {
             tree,
             criterion,
             encoder,
+            coverage,
         } = r;
         let model = DecisionTree {
             tree,
             criterion,
             encoder,
+            coverage,
         };
+        rules::check_coverage(
+            std::slice::from_ref(&model.tree),
+            std::slice::from_ref(&model.coverage),
+        )?;
         if model.features().len() != model.tree.n_features() {
             return Err(format!(
                 "decision tree: {} encoded features for a tree on {} features",

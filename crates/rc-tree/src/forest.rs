@@ -33,6 +33,10 @@ pub struct RandomForest {
     trees: Vec<Tree>,
     n_features: usize,
     encoder: Encoder,
+    /// Training rows (of the whole data passed to fit, whatever their
+    /// weight or bootstrap count) reaching each node, `[tree][node]`: the
+    /// rules' coverage.
+    coverage: Vec<Vec<u32>>,
 }
 
 impl RandomForestParams {
@@ -96,10 +100,12 @@ impl RandomForestParams {
                 grow(&prep, target, &w, &cfg, &mut draws, scratch)
             })
             .collect();
+        let coverage = rules::training_coverage(&trees, &prep);
         Ok(RandomForest {
             trees,
             n_features: prep.p,
             encoder,
+            coverage,
         })
     }
 }
@@ -258,6 +264,7 @@ impl RandomForest {
         let w = 1.0 / self.trees.len() as f64;
         rules::rule_set_of(
             &self.trees,
+            &self.coverage,
             self.features(),
             self.class_names(),
             rules::leaf_proba_outcome,
@@ -348,6 +355,7 @@ struct RandomForestRepr {
     trees: Vec<Tree>,
     n_features: usize,
     encoder: Encoder,
+    coverage: Vec<Vec<u32>>,
 }
 
 impl TryFrom<RandomForestRepr> for RandomForest {
@@ -358,12 +366,15 @@ impl TryFrom<RandomForestRepr> for RandomForest {
             trees,
             n_features,
             encoder,
+            coverage,
         } = r;
         let model = RandomForest {
             trees,
             n_features,
             encoder,
+            coverage,
         };
+        rules::check_coverage(&model.trees, &model.coverage)?;
         let k = model.trees.first().map(Tree::n_classes);
         if model.trees.is_empty()
             || model

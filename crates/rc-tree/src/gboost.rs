@@ -60,6 +60,10 @@ pub struct GradientBoosting {
     n_classes: usize,
     n_features: usize,
     encoder: Encoder,
+    /// Training rows (of the whole data passed to fit, whatever their
+    /// weight or bootstrap count) reaching each node, `[tree][node]`: the
+    /// rules' coverage.
+    coverage: Vec<Vec<u32>>,
 }
 
 #[inline]
@@ -260,6 +264,7 @@ impl GradientBoostingParams {
             }
             train_loss.push(if wsum > 0.0 { l / wsum } else { 0.0 });
         }
+        let coverage = rules::training_coverage(&trees, &prep);
         Ok(GradientBoosting {
             trees,
             trees_per_stage: kk,
@@ -270,6 +275,7 @@ impl GradientBoostingParams {
             n_classes,
             n_features: prep.p,
             encoder,
+            coverage,
         })
     }
 }
@@ -441,6 +447,7 @@ impl GradientBoosting {
     fn to_rule_set(&self) -> RuleSet {
         rules::rule_set_of(
             &self.trees,
+            &self.coverage,
             self.features(),
             self.class_names(),
             rules::leaf_outcome,
@@ -511,6 +518,7 @@ struct GradientBoostingRepr {
     n_classes: usize,
     n_features: usize,
     encoder: Encoder,
+    coverage: Vec<Vec<u32>>,
 }
 
 impl TryFrom<GradientBoostingRepr> for GradientBoosting {
@@ -527,6 +535,7 @@ impl TryFrom<GradientBoostingRepr> for GradientBoosting {
             n_classes,
             n_features,
             encoder,
+            coverage,
         } = r;
         let model = GradientBoosting {
             trees,
@@ -538,7 +547,9 @@ impl TryFrom<GradientBoostingRepr> for GradientBoosting {
             n_classes,
             n_features,
             encoder,
+            coverage,
         };
+        rules::check_coverage(&model.trees, &model.coverage)?;
         let kk = model.trees_per_stage;
         let consistent_loss = match model.loss {
             GbLoss::BinomialDeviance => kk == 1 && model.n_classes == 2,

@@ -53,6 +53,11 @@
 //! - Rules: [`Tree::leaf_rules`], [`Tree::apply`], [`Tree::leaf_stats`];
 //!   every model implements [`rulecover_core::RuleSource`] and
 //!   [`rulecover_core::RuleModel`], and converts to an [`rulecover_core::RuleSet`].
+//!   A rule's `coverage` is the number of training rows that reach its
+//!   leaf, counted at fit over every row passed to `fit` — whatever its
+//!   weight, and for forests and subsampled boosting whether or not the
+//!   row was in that tree's sample (the tree's own [`Node::n_samples`]
+//!   counts only the distinct rows it was grown on).
 //!
 //! # Input
 //!
@@ -70,8 +75,15 @@
 //!
 //! **Missing values are rejected**: a `NaN` in any feature (numeric or
 //! categorical) returns [`Error::MissingValue`] naming the feature and row,
-//! at fit and at predict time. Values must fit in float32. Sample weights
-//! must be finite, non-negative and not all zero.
+//! at fit and at predict time. Values must fit in float32.
+//!
+//! Sample weights (`fit_weighted`, also through [`rulecover_core::Fit`])
+//! must be finite, non-negative and not all zero; an integer weight acts
+//! as that many copies of the row. Only their ratios matter: weights whose
+//! largest is in `[2^-8, 2^8)` are used as they are (scikit-learn's
+//! arithmetic); beyond, uniform weights fit exactly as unit weights and
+//! others are rescaled by a power of two (exact), so weights of `1e-200`
+//! or `1e300` neither underflow nor overflow.
 //!
 //! # Thresholds
 //!
