@@ -3,12 +3,13 @@
 use serde::{Deserialize, Serialize};
 
 use rulecover_core::{
-    CoverageMatrix, Dataset, Feature, Fit, PoolRule, Predict, Predictions, Rule, RuleModel,
-    RuleSet, RuleSource,
+    CoverageMatrix, Dataset, Encoder, Feature, Fit, Fitted, PoolRule, Predict, Predictions, Rule,
+    RuleModel, RuleSet, RuleSource,
 };
 
 use crate::build::grow;
 use crate::data::{check_weights, labels_for, Labels, Prepared, Rows};
+use crate::encode::{encode, fit_encoder};
 use crate::error::{Error, Result};
 use crate::params::{Criterion, DecisionTreeParams, RandomStream};
 use crate::rules::{self, LeafStats};
@@ -17,15 +18,15 @@ use crate::splitter::{Scratch, TargetRef, TreeConfig};
 use crate::tree::Tree;
 use rulecover_core::Rng;
 
-/// A fitted decision tree (classification or regression) with the names
-/// of the features and classes it was trained on.
+/// A fitted decision tree (classification or regression) with the
+/// encoder of the data it was trained on: it reads new data by column
+/// name and one-hot encodes categorical columns as at fit.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "DecisionTreeRepr")]
 pub struct DecisionTree {
     tree: Tree,
     criterion: Criterion,
-    features: Vec<Feature>,
-    class_names: Vec<String>,
+    encoder: Encoder,
 }
 
 impl Labels {
@@ -58,6 +59,8 @@ impl DecisionTreeParams {
 
     fn fit_impl(&self, data: &Dataset, weights: Option<&[f64]>) -> Result<DecisionTree> {
         self.validate()?;
+        let (encoder, encoded) = fit_encoder(data, self.encoding)?;
+        let data = &encoded;
         let prep = Prepared::new(data)?;
         let labels = labels_for(data, self.criterion)?;
         let w = fit_weights(data, weights)?;
@@ -78,8 +81,7 @@ impl DecisionTreeParams {
         Ok(DecisionTree {
             tree,
             criterion: self.criterion,
-            features: data.features().to_vec(),
-            class_names: data.class_names().to_vec(),
+            encoder,
         })
     }
 }
@@ -91,6 +93,18 @@ impl Fit for DecisionTreeParams {
     /// Fits a tree with unit sample weights.
     fn fit(&self, data: &Dataset) -> Result<DecisionTree> {
         self.fit_impl(data, None)
+    }
+
+    /// Fits a tree with one sample weight per row (see
+    /// [`DecisionTreeParams::fit_weighted`]).
+    fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<DecisionTree> {
+        self.fit_impl(data, Some(weights))
+    }
+}
+
+impl Fitted for DecisionTree {
+    fn encoder(&self) -> &Encoder {
+        &self.encoder
     }
 }
 
@@ -105,14 +119,16 @@ impl DecisionTree {
         self.criterion
     }
 
-    /// The training features.
+    /// The features the tree splits (the encoded training features: one
+    /// indicator per level of a categorical column); its rules index
+    /// them.
     pub fn features(&self) -> &[Feature] {
-        &self.features
+        self.encoder.encoded_features()
     }
 
     /// Class names (empty for regression).
     pub fn class_names(&self) -> &[String] {
-        &self.class_names
+        self.encoder.schema().classes()
     }
 
     /// Number of classes (0 for regression).
@@ -128,7 +144,8 @@ impl DecisionTree {
                 "predict_proba needs a classification tree; use predict_values".into(),
             ));
         }
-        let rows = Rows::new(data, self.tree.n_features())?;
+        let data = encode(&self.encoder, data)?;
+        let rows = Rows::new(&data, self.tree.n_features())?;
         let k = self.tree.n_classes();
         let mut out = vec![0.0; rows.n * k];
         let leaves = self.tree.leaves_of_rows(&rows);
@@ -158,7 +175,8 @@ impl DecisionTree {
                     .into(),
             ));
         }
-        let rows = Rows::new(data, self.tree.n_features())?;
+        let data = encode(&self.encoder, data)?;
+        let rows = Rows::new(&data, self.tree.n_features())?;
         Ok(self
             .tree
             .leaves_of_rows(&rows)
@@ -169,7 +187,7 @@ impl DecisionTree {
 
     /// The leaf node id of every row of `data`.
     pub fn apply(&self, data: &Dataset) -> Result<Vec<usize>> {
-        self.tree.apply(data)
+        self.tree.apply(&encode(&self.encoder, data)?)
     }
 
     /// Every leaf as `(node id, rule)`, increasing node id.
@@ -179,7 +197,7 @@ impl DecisionTree {
 
     /// Statistics of the rows of `data` in every leaf (increasing node id).
     pub fn leaf_stats(&self, data: &Dataset, weights: Option<&[f64]>) -> Result<Vec<LeafStats>> {
-        self.tree.leaf_stats(data, weights)
+        self.tree.leaf_stats(&encode(&self.encoder, data)?, weights)
     }
 
     /// Normalised impurity-decrease feature importances.
@@ -193,8 +211,8 @@ impl DecisionTree {
     fn to_rule_set(&self) -> RuleSet {
         rules::rule_set_of(
             std::slice::from_ref(&self.tree),
-            &self.features,
-            &self.class_names,
+            self.features(),
+            self.class_names(),
             rules::leaf_outcome,
             |_| 1.0,
         )
@@ -244,9 +262,10 @@ impl RuleSource for DecisionTree {
 
     /// Coverage by routing the rows through the tree.
     fn pool_coverage(&self, data: &Dataset) -> rulecover_core::Result<CoverageMatrix> {
+        let data = encode(&self.encoder, data)?;
         rules::coverage_of(
             std::slice::from_ref(&self.tree),
-            data,
+            &data,
             self.tree.n_features(),
         )
     }
@@ -258,8 +277,7 @@ impl RuleSource for DecisionTree {
 struct DecisionTreeRepr {
     tree: Tree,
     criterion: Criterion,
-    features: Vec<Feature>,
-    class_names: Vec<String>,
+    encoder: Encoder,
 }
 
 impl TryFrom<DecisionTreeRepr> for DecisionTree {
@@ -269,20 +287,25 @@ impl TryFrom<DecisionTreeRepr> for DecisionTree {
         let DecisionTreeRepr {
             tree,
             criterion,
-            features,
-            class_names,
+            encoder,
         } = r;
         let model = DecisionTree {
             tree,
             criterion,
-            features,
-            class_names,
+            encoder,
         };
-        if model.features.len() != model.tree.n_features() {
+        if model.features().len() != model.tree.n_features() {
             return Err(format!(
-                "decision tree: {} feature names for a tree on {} features",
-                model.features.len(),
+                "decision tree: {} encoded features for a tree on {} features",
+                model.features().len(),
                 model.tree.n_features()
+            ));
+        }
+        if model.tree.is_classifier() && model.class_names().len() != model.tree.n_classes() {
+            return Err(format!(
+                "decision tree: {} class names for a tree on {} classes",
+                model.class_names().len(),
+                model.tree.n_classes()
             ));
         }
         Ok(model)

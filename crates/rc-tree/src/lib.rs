@@ -56,13 +56,22 @@
 //!
 //! # Input
 //!
-//! Features must be numeric ([`rulecover_core::FeatureKind::Numeric`] or one-hot
-//! [`rulecover_core::FeatureKind::Indicator`] columns): call
-//! [`Dataset::one_hot`](rulecover_core::Dataset::one_hot) on categorical data
-//! first. **Missing values are rejected**: a `NaN` in any feature returns
-//! [`Error::MissingValue`] naming the feature and row, at fit and at
-//! predict time. Values must fit in float32. Sample weights must be
-//! finite, non-negative and not all zero.
+//! Every model stores the [`Encoder`](rulecover_core::Encoder) of its
+//! training data (see [`rulecover_core::Fitted`]): categorical columns are
+//! one-hot encoded (one indicator per level, the default
+//! [`Encoding`](rulecover_core::Encoding); set it with
+//! `DecisionTreeParams::encoding`), and new data is read **by column
+//! name** — any column order, extra columns ignored, categorical levels
+//! matched by name; a missing column or an unseen level is a typed error
+//! ([`Error::Core`]). Data that is already encoded (the model's
+//! [`DecisionTree::features`], in order) is read as it is. The rules index
+//! the encoded features and print a one-hot split as `color == red` or
+//! `color != red`. A bare [`Tree`] reads columns by position.
+//!
+//! **Missing values are rejected**: a `NaN` in any feature (numeric or
+//! categorical) returns [`Error::MissingValue`] naming the feature and row,
+//! at fit and at predict time. Values must fit in float32. Sample weights
+//! must be finite, non-negative and not all zero.
 //!
 //! # Thresholds
 //!
@@ -134,6 +143,7 @@ mod criterion;
 mod data;
 mod decision_tree;
 mod draw;
+mod encode;
 pub mod error;
 mod forest;
 mod gboost;
