@@ -176,13 +176,7 @@ impl RcBoostParams {
             });
         }
         self.clone().max_rmp_calls(largest).validate()?;
-        let run = self.run(
-            train,
-            &vec![1.0; train.n_rows()],
-            oracle,
-            solver,
-            largest,
-        )?;
+        let run = self.run(train, &vec![1.0; train.n_rows()], oracle, solver, largest)?;
         Ok(caps.iter().map(|&c| run.model_at(c)).collect())
     }
 

@@ -130,7 +130,11 @@ impl MircoParams {
     /// Runs MIRCO on the rules of a source without an encoder (e.g. rules
     /// written by hand): the rules index the columns of `train` as they
     /// are, and the model reads new data by those columns' names.
-    pub fn select<S: RuleSource + ?Sized>(&self, source: &S, train: &Dataset) -> Result<MircoModel> {
+    pub fn select<S: RuleSource + ?Sized>(
+        &self,
+        source: &S,
+        train: &Dataset,
+    ) -> Result<MircoModel> {
         self.validate()?;
         let (encoder, train) = Encoder::fit(train, Encoding::Native)?;
         check_no_missing(&train)?;
@@ -201,12 +205,7 @@ impl<S: RuleSource + Fitted + ?Sized> SelectFrom<S> for MircoParams {
     /// Rows of weight 0 are left out (they need not be covered); the rules'
     /// class counts (or target means and MSEs) are weighted, and the greedy
     /// counts a row of weight `m` as `m` rows.
-    fn fit_from_weighted(
-        &self,
-        source: &S,
-        data: &Dataset,
-        weights: &[f64],
-    ) -> Result<MircoModel> {
+    fn fit_from_weighted(&self, source: &S, data: &Dataset, weights: &[f64]) -> Result<MircoModel> {
         self.validate()?;
         let encoder = source.encoder().clone();
         let train = encoded(&encoder, data)?;
@@ -216,7 +215,6 @@ impl<S: RuleSource + Fitted + ?Sized> SelectFrom<S> for MircoParams {
     }
 }
 
-#[cfg(any())] // MERGE-TREE
 impl Fit for MircoParams {
     type Model = MircoModel;
     type Error = Error;

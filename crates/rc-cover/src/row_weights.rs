@@ -71,6 +71,9 @@ mod tests {
         assert_eq!(w, vec![2.0, 1.5]);
         assert!(positive_rows(&d, &[1.0, 1.0]).is_err());
         assert!(positive_rows(&d, &[0.0, 0.0, 0.0]).is_err());
-        assert_eq!(weighted_class_counts(&[0, 1, 0], &[2.0, 1.0, 1.5], 2), vec![3.5, 1.0]);
+        assert_eq!(
+            weighted_class_counts(&[0, 1, 0], &[2.0, 1.0, 1.5], 2),
+            vec![3.5, 1.0]
+        );
     }
 }

@@ -155,7 +155,11 @@ impl RuxBase {
     /// n_estimators=100)` (the paper tunes depth over {1, 2, 3} and size
     /// over {100, 200}).
     pub fn forest() -> Self {
-        RuxBase::Forest(RandomForestParams::classifier().max_depth(3).n_estimators(100))
+        RuxBase::Forest(
+            RandomForestParams::classifier()
+                .max_depth(3)
+                .n_estimators(100),
+        )
     }
 
     /// Seed 001's AdaBoost: SAMME with depth-3 trees, 100 estimators (same
@@ -494,11 +498,7 @@ impl RuxParams {
         weights: &[f64],
     ) -> Fallback {
         let labels: Vec<usize> = (0..train.n_rows()).map(|i| train.label(i)).collect();
-        let majority = argmax(&weighted_class_counts(
-            &labels,
-            weights,
-            train.n_classes(),
-        ));
+        let majority = argmax(&weighted_class_counts(&labels, weights, train.n_classes()));
         match self.uncovered {
             Uncovered::MajorityClass => Fallback::Class(majority),
             Uncovered::FirstEstimator => {
@@ -686,13 +686,7 @@ pub fn weighted_model(
         uncovered_training_rows: covered.iter().filter(|&&c| !c).count(),
     };
     let n_classes = encoder.schema().classes().len();
-    WeightedRuleModel::new(
-        encoder,
-        n_classes,
-        scored,
-        fallback,
-        info,
-    )
+    WeightedRuleModel::new(encoder, n_classes, scored, fallback, info)
 }
 
 impl<S: RuleSource + Fitted + ?Sized> SelectFrom<S> for RuxParams {
@@ -715,7 +709,6 @@ impl<S: RuleSource + Fitted + ?Sized> SelectFrom<S> for RuxParams {
     }
 }
 
-#[cfg(any())] // MERGE-TREE
 impl Fit for RuxParams {
     type Model = WeightedRuleModel;
     type Error = Error;
