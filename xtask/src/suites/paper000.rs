@@ -7,7 +7,7 @@
 //! rc-tree issue) and `paper000` (everything).
 
 use rc_colgen::RcBoostParams;
-use rc_cover::MircoParams;
+use rc_cover::{MircoParams, SelectFrom};
 use rc_tree::{
     AdaBoostAlgorithm, AdaBoostParams, DecisionTreeParams, GradientBoostingParams,
     RandomForestParams, RandomStream,
@@ -136,7 +136,7 @@ fn run_rf(job: &JobData, with_mirco: bool) -> Result<Vec<Record>, JobError> {
     let mut out = vec![rec];
     if with_mirco {
         let mut m = job.record("MIRCO");
-        let (model, fit_s) = timed(|| MircoParams::default().fit(&rf, job.train));
+        let (model, fit_s) = timed(|| MircoParams::default().fit_from(&rf, job.train));
         let model = model?;
         let (pred, predict_s) = timed(|| model.predict_with_missed(job.test));
         let (pred, missed) = pred?;
