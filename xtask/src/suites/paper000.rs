@@ -16,7 +16,8 @@ use rulecover_core::{Dataset, Fit, RuleModel};
 use serde_json::json;
 
 use super::tuning::{accuracy_of, best_by_accuracy, grid_product, inner_folds};
-use super::{fit_and_score, put_metrics, timed, zeror, JobData, JobError, Suite};
+use super::{fit_and_score, names, put_metrics, timed, zeror, JobData, JobError, Suite};
+use crate::data::DataSource;
 use crate::records::Record;
 
 /// The 15 data sets of Table S.1, by their MANIFEST names.
@@ -275,8 +276,8 @@ impl Suite for Paper000 {
         }
     }
 
-    fn datasets(&self) -> Vec<&'static str> {
-        DATASETS.to_vec()
+    fn datasets(&self, _data: &DataSource) -> Vec<String> {
+        names(DATASETS)
     }
 
     fn methods(&self) -> Vec<&'static str> {

@@ -18,7 +18,8 @@ use rulecover_core::{Dataset, Fit, Predict, RuleModel};
 use serde_json::json;
 
 use super::tuning::{best_by_accuracy, grid_product};
-use super::{fit_and_score, put_metrics, timed, zeror, JobData, JobError, Suite};
+use super::{fit_and_score, names, put_metrics, timed, zeror, JobData, JobError, Suite};
+use crate::data::DataSource;
 use crate::records::Record;
 
 /// The 22 data sets of Table 3 that the shared MANIFEST has (musk and
@@ -229,8 +230,8 @@ impl Suite for Paper001 {
         "seed 001: RUX-RF, RUX-ADA, RUG, RUG-T beside RF, ADA, DT (Tables 1, 2, 4)"
     }
 
-    fn datasets(&self) -> Vec<&'static str> {
-        DATASETS.to_vec()
+    fn datasets(&self, _data: &DataSource) -> Vec<String> {
+        names(DATASETS)
     }
 
     fn methods(&self) -> Vec<&'static str> {
