@@ -25,7 +25,10 @@ fn row(rng: &mut Rng, regression: bool) -> [String; 5] {
     let shape = ["round", "square"][rng.below(2)];
     let signal = (color == "red" && age > 40.0) || (shape == "square" && size > 0.5);
     let label = if regression {
-        format!("{:.3}", f64::from(u8::from(signal)) * 2.0 + size + 0.1 * rng.next_f64())
+        format!(
+            "{:.3}",
+            f64::from(u8::from(signal)) * 2.0 + size + 0.1 * rng.next_f64()
+        )
     } else {
         let noisy = signal != (rng.next_f64() < 0.05);
         (if noisy { "yes" } else { "no" }).to_string()
@@ -48,7 +51,13 @@ fn write_csv(path: &Path, rows: &[[String; 5]], order: &[usize]) {
         .join(",");
     text.push('\n');
     for r in rows {
-        text.push_str(&order.iter().map(|&j| r[j].as_str()).collect::<Vec<_>>().join(","));
+        text.push_str(
+            &order
+                .iter()
+                .map(|&j| r[j].as_str())
+                .collect::<Vec<_>>()
+                .join(","),
+        );
         text.push('\n');
     }
     std::fs::write(path, text).unwrap();
@@ -98,7 +107,10 @@ fn files(dir: &Path, regression: bool) -> Files {
 
 fn check_method(id: &str, f: &Files, dir: &Path) {
     let model = fit(id, &small(id), &f.train, None, 3).unwrap_or_else(|e| panic!("{id}: {e}"));
-    assert_eq!(model.schema().feature_names(), ["age", "color", "size", "shape"]);
+    assert_eq!(
+        model.schema().feature_names(),
+        ["age", "color", "size", "shape"]
+    );
     assert!(model.schema().features[1].is_categorical(), "{id}");
 
     // The training-format test file, read against the model's schema.
@@ -106,7 +118,9 @@ fn check_method(id: &str, f: &Files, dir: &Path) {
         .target("label")
         .schema(model.schema().clone());
     let reference = read_csv(&f.reference, &against_schema).unwrap();
-    let expected = model.predict(&reference).unwrap_or_else(|e| panic!("{id}: {e}"));
+    let expected = model
+        .predict(&reference)
+        .unwrap_or_else(|e| panic!("{id}: {e}"));
 
     // The same file read on its own: its own level codes, recoded by name.
     let own = read_csv(&f.reference, &CsvOptions::default().target("label")).unwrap();
@@ -116,7 +130,9 @@ fn check_method(id: &str, f: &Files, dir: &Path) {
     // Columns reversed, no label: read on its own and against the schema.
     let reordered = read_csv(&f.reordered, &CsvOptions::default().no_target()).unwrap();
     assert_eq!(reordered.feature_names(), ["shape", "size", "color", "age"]);
-    let p = model.predict(&reordered).unwrap_or_else(|e| panic!("{id}: {e}"));
+    let p = model
+        .predict(&reordered)
+        .unwrap_or_else(|e| panic!("{id}: {e}"));
     assert_eq!(bits(&p), bits(&expected), "{id}: reordered columns");
     let reordered = read_csv(
         &f.reordered,
@@ -126,8 +142,14 @@ fn check_method(id: &str, f: &Files, dir: &Path) {
     )
     .unwrap();
     assert!(!reordered.has_target());
-    let p = model.predict(&reordered).unwrap_or_else(|e| panic!("{id}: {e}"));
-    assert_eq!(bits(&p), bits(&expected), "{id}: reordered, against the schema");
+    let p = model
+        .predict(&reordered)
+        .unwrap_or_else(|e| panic!("{id}: {e}"));
+    assert_eq!(
+        bits(&p),
+        bits(&expected),
+        "{id}: reordered, against the schema"
+    );
 
     // A missing column and an unseen level are typed errors naming them.
     let no_size = read_csv(&f.no_size, &CsvOptions::default().target("label")).unwrap();
@@ -135,7 +157,10 @@ fn check_method(id: &str, f: &Files, dir: &Path) {
     assert!(err.contains("'size'"), "{id}: {err}");
     let purple = read_csv(&f.purple, &CsvOptions::default().no_target()).unwrap();
     let err = model.predict(&purple).expect_err(id).to_string();
-    assert!(err.contains("purple") && err.contains("color"), "{id}: {err}");
+    assert!(
+        err.contains("purple") && err.contains("color"),
+        "{id}: {err}"
+    );
 
     // Saved and loaded, the model predicts the raw file the same.
     let path = dir.join(format!("{id}.json"));

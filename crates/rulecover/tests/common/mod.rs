@@ -84,4 +84,3 @@ pub fn small(id: &str) -> Vec<(&'static str, &'static str)> {
         other => panic!("no small settings for '{other}'"),
     }
 }
-
