@@ -69,10 +69,24 @@
 //!
 //! # Input
 //!
-//! Binary class labels; numeric (or one-hot indicator) features with
-//! finite values. Constant features are an error unless
-//! [`ConstantFeatures::Ignore`] is set. Every problem is an [`Error`]
-//! naming the feature, row or parameter.
+//! Binary class labels; numeric and categorical columns. Each model stores
+//! the input [`rulecover_core::Encoder`] fitted at fit (by default one-hot
+//! with every level, [`NreParams::encoding()`] / [`MlpParams::encoding()`]),
+//! reads new data by column name and encodes it the same way
+//! ([`rulecover_core::Fitted`]); the tree, the network and the rules refer
+//! to the encoded features. Numeric values must be finite (a missing
+//! categorical value is all-zero indicators). Constant features are an
+//! error unless [`ConstantFeatures::Ignore`] is set. Every problem is an
+//! [`Error`] naming the feature, row or parameter.
+//!
+//! # Sample weights
+//!
+//! [`rulecover_core::Fit::fit_weighted`] weights the standardisation, the
+//! initial tree, the training loss and early stopping; rows of weight 0
+//! are dropped, equal weights give the unweighted model, and an integer
+//! weight acts as that many copies of the row in expectation over the
+//! mini-batches (exactly, up to rounding, with full-batch training): see
+//! [`train()`].
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -92,12 +106,12 @@ pub mod train;
 
 pub use adam::Adam;
 pub use data::{ConstantFeatures, Standardizer};
-pub use encode::{encode_tree, Encoding, PathStep};
+pub use encode::{encode_tree, EncodedTree, PathStep};
 pub use error::{Error, Result};
 pub use loss::Loss;
 pub use mlp::{Mlp, MlpCache, MlpModel};
 pub use model::NreModel;
 pub use network::{Network, NeuralRules, RulesCache};
 pub use params::{MlpParams, NreParams};
-pub use rules::{Hyperplane, NeuralRule, ObliqueCondition};
+pub use rules::{display_condition, Hyperplane, NeuralRule};
 pub use train::{mean_best_epoch, train, StopOn, TrainHistory, TrainParams, TrainSet};

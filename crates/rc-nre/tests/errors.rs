@@ -137,14 +137,19 @@ fn categorical_and_empty_inputs_are_errors() {
         classes(vec![0, 1, 0, 1], 2),
     )
     .unwrap();
+    // Raw categories are one-hot encoded by default; read natively, the
+    // level codes reach the networks, which refuse them.
+    let native = rulecover_core::Encoding::Native;
     assert!(matches!(
-        nre().fit(&cat),
+        nre().encoding(native).fit(&cat),
         Err(Error::CategoricalFeature { column: 0, .. })
     ));
     assert!(matches!(
-        mlp().fit(&cat),
+        mlp().encoding(native).fit(&cat),
         Err(Error::CategoricalFeature { column: 0, .. })
     ));
+    assert!(nre().fit(&cat).is_ok());
+    assert!(mlp().fit(&cat).is_ok());
     let onehot = cat.one_hot(false).unwrap();
     assert!(nre().fit(&onehot).is_ok());
     let empty = twonorm(50, 1).subset(&[]).unwrap();
@@ -156,13 +161,18 @@ fn prediction_needs_the_training_features() {
     let train = twonorm(200, 1);
     let model = nre().fit(&train).unwrap();
     let narrow = with_column((0..10).map(f64::from).collect(), alternating(10));
-    assert!(matches!(
-        model.predict(&narrow),
-        Err(Error::FeatureMismatch {
-            expected: 20,
-            found: 2
-        })
-    ));
+    // Columns are matched by name: the first training feature the data
+    // lacks is named.
+    let first = model.features()[0].name.clone();
+    for e in [
+        model.predict(&narrow).unwrap_err(),
+        mlp().fit(&train).unwrap().predict(&narrow).unwrap_err(),
+    ] {
+        assert!(
+            matches!(&e, Error::Core(rulecover_core::Error::MissingColumn { column, .. }) if *column == first),
+            "{e}"
+        );
+    }
 }
 
 #[test]
@@ -215,7 +225,7 @@ fn rule_selection_checks_indices_and_shapes() {
         Err(Error::NoSuchRule { .. })
     ));
     let other = nre().max_depth(1).initialize(&d).unwrap();
-    assert!(model.set_network(other.network().clone()).is_err());
+    assert!(model.set_network(other.network().clone(), &d).is_err());
     model.retain_rules(&[0]).unwrap();
     assert_eq!(model.network().n_rules(), 1);
 }
@@ -232,7 +242,7 @@ fn low_level_training_checks_shapes() {
     let p = TrainParams::default().max_epochs(1);
     let e = rc_nre::train(
         &mut net,
-        rc_nre::TrainSet { x: &x, y: &y },
+        rc_nre::TrainSet::new(&x, &y),
         None,
         &p,
         1,
@@ -246,7 +256,7 @@ fn low_level_training_checks_shapes() {
     let short = vec![1.0; 9];
     let e = rc_nre::train(
         &mut net,
-        rc_nre::TrainSet { x: &x, y: &short },
+        rc_nre::TrainSet::new(&x, &short),
         None,
         &p,
         1,
@@ -275,7 +285,7 @@ fn low_level_training_checks_shapes() {
     let other = rulecover_core::generate::rotated_xor(20, 0, 0.3, 1);
     assert!(matches!(
         rc_nre::plot::support_svg(&model, &other, &Default::default()),
-        Err(Error::FeatureMismatch { .. })
+        Err(Error::Core(rulecover_core::Error::MissingColumn { .. }))
     ));
     assert!(matches!(
         model.standardizer().transform(&d, &[99]),
@@ -304,12 +314,10 @@ fn bad_validation_rows_are_errors() {
         classes(threshold.clone(), 2),
     )
     .unwrap();
+    // Validation rows are read by name: the missing column is named.
     assert!(matches!(
         nre().fit_validated(&train, &narrow),
-        Err(Error::FeatureMismatch {
-            expected: 2,
-            found: 1
-        })
+        Err(Error::Core(rulecover_core::Error::MissingColumn { ref column, .. })) if column == "bad"
     ));
     let one_class = with_column((0..30).map(f64::from).collect(), vec![1; 30]);
     assert!(matches!(
