@@ -113,7 +113,10 @@ pub enum Error {
         rows: usize,
     },
 
-    /// The data to predict does not have the training features.
+    /// A matrix or dataset given to the low-level [`crate::Standardizer`]
+    /// has a different number of features than it was fitted on (the
+    /// models read data by column name instead, reporting a missing
+    /// column as [`rulecover_core::Error::MissingColumn`]).
     #[error("the model was trained on {expected} features but the data has {found}")]
     FeatureMismatch {
         /// Number of training features.

@@ -34,11 +34,12 @@
 //!
 //! # What it does
 //!
-//! - [`NreParams`] fits an [`NreModel`] (Algorithm 1): features are
+//! - [`NreParams`] fits an [`NreModel`] (Algorithm 1): categorical
+//!   columns are one-hot encoded, features are
 //!   standardised with the training mean and standard deviation; a Gini
 //!   tree of depth `max_depth` is grown with rc-tree — Eq. 15's margin
-//!   gain is exactly twice the Gini decrease ([`margin`]) — on the raw
-//!   values (CART is invariant under the affine standardisation, and so
+//!   gain is exactly twice the Gini decrease ([`margin`]) — on the unstandardised
+//!   encoded values (CART is invariant under the affine standardisation, and so
 //!   the untrained network predicts exactly as rc-tree's CART of the same
 //!   depth and seed), its thresholds mapped into standardised space; every
 //!   leaf is encoded as a neural rule ([`encode_tree`]: weights ±1 on the split
@@ -48,7 +49,9 @@
 //!   initialised to the identity.
 //! - [`MlpParams`] fits the [`MlpModel`] baseline.
 //! - [`NreModel::rules`] reads the trained rules back as oblique
-//!   conditions on the raw features; [`plot`] draws the supports of a
+//!   conditions on the unstandardised (encoded) features, and
+//!   [`rulecover_core::RuleModel::rule_set`] gives them as core
+//!   [`rulecover_core::ObliqueCondition`]s with their training coverage; [`plot`] draws the supports of a
 //!   model with two inputs as SVG.
 //!
 //! # Choices the paper leaves open

@@ -1,4 +1,5 @@
-//! The trained network read back as rules on the original features.
+//! The trained network read back as rules on the original (unstandardised,
+//! encoded) features, as the core's [`ObliqueCondition`]s.
 //!
 //! A first-layer unit `σ(wᵀz + a)` on standardised inputs `z_t = (x_t −
 //! μ_t)/σ_t` is the hyperplane `Σ_t (w_t/σ_t) x_t + (a − Σ_t w_t μ_t/σ_t)`

@@ -196,10 +196,76 @@ fn invalid_parameters_are_rejected_before_fitting() {
             other => panic!("{name}: {other:?}"),
         }
     }
+    let mlp_cases: Vec<(MlpParams, &str)> = vec![
+        (mlp().hidden(0), "hidden"),
+        (
+            mlp().train(TrainParams::default().learning_rate(-0.01)),
+            "learning_rate",
+        ),
+        (
+            mlp().train(TrainParams::default().learning_rate(f64::INFINITY)),
+            "learning_rate",
+        ),
+        (
+            mlp().train(TrainParams::default().batch_size(0)),
+            "batch_size",
+        ),
+        (mlp().train(TrainParams::default().patience(0)), "patience"),
+        (
+            mlp().train(TrainParams::default().validation_fraction(f64::NAN)),
+            "validation_fraction",
+        ),
+    ];
+    for (p, name) in mlp_cases {
+        match p.fit(&d) {
+            Err(Error::InvalidParameter { name: n, .. }) => assert_eq!(n, name),
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+    // Parameters are checked before the data: even a weighted fit of bad
+    // data names the parameter.
+    let w = vec![1.0; d.n_rows()];
     assert!(matches!(
-        mlp().hidden(0).fit(&d),
-        Err(Error::InvalidParameter { name: "hidden", .. })
+        nre().learning_rate(-1.0).fit_weighted(&d, &w),
+        Err(Error::InvalidParameter {
+            name: "learning_rate",
+            ..
+        })
     ));
+    assert!(matches!(
+        nre().max_depth(0).initialize(&d),
+        Err(Error::InvalidParameter {
+            name: "max_depth",
+            ..
+        })
+    ));
+}
+
+#[test]
+fn zero_epochs_is_the_untrained_network_not_an_error() {
+    // `max_epochs(0)` is how the paper004 suite fits the untrained network
+    // (which predicts as its tree) when cross-validation picks 0 epochs, so
+    // it is valid: the model is the initialisation.
+    let d = twonorm(200, 6);
+    let untrained = nre()
+        .max_epochs(0)
+        .validation_fraction(0.0)
+        .fit(&d)
+        .unwrap();
+    let init = nre().initialize(&d).unwrap();
+    assert_eq!(untrained.network(), init.network());
+    assert_eq!(untrained.history().epochs, 0);
+    assert_eq!(
+        untrained.predict_labels(&d).unwrap(),
+        init.tree().predict_labels(&d).unwrap()
+    );
+    let m = mlp()
+        .train(TrainParams::default().max_epochs(0))
+        .seed(3)
+        .fit(&d)
+        .unwrap();
+    let start = rc_nre::Mlp::new(20, 4, rulecover_core::rng::derive_seed(3, 3));
+    assert_eq!(m.network(), &start);
 }
 
 #[test]
