@@ -228,3 +228,26 @@ pub fn zeror(job: &JobData) -> Result<Vec<Record>, JobError> {
     rec.size.insert("rules".into(), 0.0);
     Ok(vec![rec])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every method name of every suite is an id or alias of the one
+    /// method registry (crate `rulecover`), which the command line and
+    /// the Python package use too; ZeroR is the runner's own floor and
+    /// `curves` paper002's λ sweep of the GLRMs (not a method).
+    #[test]
+    fn suite_methods_map_onto_the_registry() {
+        let mut unmapped = Vec::new();
+        for suite in all() {
+            for name in suite.methods() {
+                let own = name == "ZeroR" || name == "curves";
+                if !own && rulecover::method(name).is_err() {
+                    unmapped.push(format!("{}/{name}", suite.name()));
+                }
+            }
+        }
+        assert!(unmapped.is_empty(), "not in the registry: {unmapped:?}");
+    }
+}
