@@ -79,12 +79,13 @@ pub mod model;
 pub mod params;
 pub mod pricing;
 pub mod rulefit;
+mod sample;
 
 pub use binarize::{Binarizer, BinarizerParams, BinaryMatrix, DropReason, Standardizer};
 pub use error::{Error, Result};
 pub use glm::{GlmSettings, Loss};
 pub use literal::{Conjunction, Literal, LiteralOp};
-pub use model::{FitInfo, GlrmModel, LinearTerm, StopReason, Term, WeightedTerm};
+pub use model::{FitInfo, GlrmModel, LinearTerm, StopReason, Term, UnseenMissing, WeightedTerm};
 pub use params::{GlrmParams, Pricing, RuleSpace};
 pub use pricing::{BeamParams, MipBackend};
 pub use rulefit::RuleFitParams;
