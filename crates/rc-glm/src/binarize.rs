@@ -628,6 +628,56 @@ mod tests {
     }
 
     #[test]
+    fn weighted_thresholds_are_those_of_duplicated_rows() {
+        let mut rng = rulecover_core::Rng::new(5);
+        for m in [3, 9, 20] {
+            let v: Vec<f64> = (0..60)
+                .map(|i| {
+                    if i % 17 == 0 {
+                        f64::NAN
+                    } else {
+                        (rng.normal() * 4.0).round()
+                    }
+                })
+                .collect();
+            let w: Vec<f64> = (0..60).map(|_| (1 + rng.below(4)) as f64).collect();
+            let dup: Vec<f64> = v
+                .iter()
+                .zip(&w)
+                .flat_map(|(&x, &k)| std::iter::repeat_n(x, k as usize))
+                .collect();
+            let a = numeric_thresholds_weighted(&v, &w, m);
+            let b = numeric_thresholds(&dup, m);
+            assert_eq!(
+                a.iter().map(|t| t.to_bits()).collect::<Vec<_>>(),
+                b.iter().map(|t| t.to_bits()).collect::<Vec<_>>(),
+                "m = {m}"
+            );
+            // Unit weights: the unweighted thresholds, bit for bit.
+            let ones = vec![1.0; v.len()];
+            assert_eq!(
+                numeric_thresholds_weighted(&v, &ones, m),
+                numeric_thresholds(&v, m)
+            );
+        }
+        // A weight moves the quantile: 1 and 2 with weights 1 and 3 is
+        // [1, 2, 2, 2], whose median is 2.
+        assert_eq!(weighted_quantile_sorted(&[1.0, 2.0], &[1.0, 3.0], 0.5), 2.0);
+        assert_eq!(quantile_sorted(&[1.0, 2.0, 2.0, 2.0], 0.5), 2.0);
+        assert_eq!(weighted_quantile_sorted(&[1.0, 2.0], &[3.0, 1.0], 0.5), 1.0);
+        // Bad weights reaching the binarizer are typed errors.
+        let d = data(vec![vec![1.0, 2.0, 3.0]], vec![Feature::numeric("x")]);
+        assert!(matches!(
+            Binarizer::fit_weighted(&BinarizerParams::default(), &d, Some(&[1.0, 0.0, 1.0])),
+            Err(Error::InvalidParameter { .. })
+        ));
+        assert!(matches!(
+            Binarizer::fit_weighted(&BinarizerParams::default(), &d, Some(&[1.0])),
+            Err(Error::Shape(_))
+        ));
+    }
+
+    #[test]
     fn literals_columns_and_drops() {
         let nan = f64::NAN;
         let d = data(

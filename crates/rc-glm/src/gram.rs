@@ -554,6 +554,69 @@ mod tests {
         }
     }
 
+    /// With sample weights the Gram solver reaches the weighted general
+    /// solver's optimum, and integer weights the optimum of the duplicated
+    /// rows.
+    #[test]
+    fn weighted_gram_matches_the_general_solver_and_duplicated_rows() {
+        let s = GlmSettings::default();
+        let (y, columns) = problem(3, 200);
+        let mut rng = rulecover_core::Rng::new(4);
+        let w: Vec<f64> = (0..y.len()).map(|_| (1 + rng.below(3)) as f64).collect();
+        let penalties = vec![1e-3; columns.len()];
+        let prob = GlmProblem {
+            loss: Loss::Squared,
+            y: &y,
+            columns: &columns,
+            penalties: &penalties,
+            weights: Some(&w),
+        };
+        let mut gram = Gram::new(&y, Some(&w));
+        gram.extend(&columns[..10], &y);
+        gram.extend(&columns, &y);
+        let fit = gram.solve(&prob, None, &s).unwrap();
+        let general = glm::solve(&prob, None, &s).unwrap();
+        assert!(glm::kkt_violation(&prob, fit.intercept, &fit.coef) <= s.kkt_tol);
+        assert!((fit.objective - general.objective).abs() < 1e-9);
+        // The rows repeated by their weights.
+        let rows: Vec<usize> = (0..y.len())
+            .flat_map(|i| std::iter::repeat_n(i, w[i] as usize))
+            .collect();
+        let mut new_index = vec![Vec::new(); y.len()];
+        for (k, &i) in rows.iter().enumerate() {
+            new_index[i].push(k as u32);
+        }
+        let dup_y: Vec<f64> = rows.iter().map(|&i| y[i]).collect();
+        let dup_columns: Vec<Column> = columns
+            .iter()
+            .map(|c| match c {
+                Column::Binary(r) => Column::Binary({
+                    let mut v: Vec<u32> = r
+                        .iter()
+                        .flat_map(|&i| new_index[i as usize].clone())
+                        .collect();
+                    v.sort_unstable();
+                    v
+                }),
+                Column::Dense(a) => Column::Dense(rows.iter().map(|&i| a[i]).collect()),
+            })
+            .collect();
+        let dup = GlmProblem {
+            loss: Loss::Squared,
+            y: &dup_y,
+            columns: &dup_columns,
+            penalties: &penalties,
+            weights: None,
+        };
+        let mut dup_gram = Gram::new(&dup_y, None);
+        dup_gram.extend(&dup_columns, &dup_y);
+        let dup_fit = dup_gram.solve(&dup, None, &s).unwrap();
+        assert!((fit.objective - dup_fit.objective).abs() < 1e-12);
+        for (a, b) in fit.coef.iter().zip(&dup_fit.coef) {
+            assert!((a - b).abs() < 1e-9, "{a} vs {b}");
+        }
+    }
+
     /// The Gram solver meets the KKT tolerance (recomputed from scratch by
     /// `glm::kkt_violation`) and reaches the general solver's optimum, cold
     /// and warm, and when columns join as in column generation.

@@ -27,10 +27,45 @@ pub struct LinearTerm {
     pub mean: f64,
     /// Multiplier (e.g. `0.4 / std`).
     pub scale: f64,
-    /// Winsorising bounds (±∞ for none).
+    /// Winsorising bounds (±∞ for none; stored as `null` in JSON, which
+    /// has no infinities).
+    #[serde(with = "lower_bound")]
     pub lower: f64,
     /// Upper winsorising bound.
+    #[serde(with = "upper_bound")]
     pub upper: f64,
+}
+
+/// An infinite bound as `None`, so that JSON (which has no infinities)
+/// can carry it.
+fn finite_or_none(v: f64) -> Option<f64> {
+    v.is_finite().then_some(v)
+}
+
+/// (De)serialises a lower bound, `None` meaning `−∞`.
+mod lower_bound {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+        super::finite_or_none(*v).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NEG_INFINITY))
+    }
+}
+
+/// (De)serialises an upper bound, `None` meaning `+∞`.
+mod upper_bound {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+        super::finite_or_none(*v).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::INFINITY))
+    }
 }
 
 impl LinearTerm {
