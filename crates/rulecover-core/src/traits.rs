@@ -10,7 +10,6 @@ use crate::metrics::argmax;
 use crate::rule::Rule;
 use crate::ruleset::RuleSet;
 use crate::schema::{Encoder, Schema};
-use crate::weights::check_sample_weights;
 
 /// Learning parameters that can fit a model to a dataset.
 ///
@@ -28,29 +27,14 @@ pub trait Fit {
 
     /// Fits with one non-negative weight per row of `data`, with
     /// replication semantics: an integer weight behaves as that many
-    /// copies of the row (exactly so for the deterministic learners).
-    ///
-    /// The provided method accepts uniform weights only (every learner
-    /// that is scale-invariant in its weights fits as without weights) and
-    /// refuses others with [`crate::Error::InvalidParameter`]; learners
-    /// that support weights override it.
+    /// copies of the row (exactly so for the deterministic learners; each
+    /// learner documents how close its randomised parts come). Weights
+    /// are checked with [`crate::weights::check_sample_weights`].
     fn fit_weighted(
         &self,
         data: &Dataset,
         weights: &[f64],
-    ) -> std::result::Result<Self::Model, Self::Error> {
-        check_sample_weights(weights, data.n_rows())?;
-        if weights.windows(2).all(|w| w[0] == w[1]) {
-            self.fit(data)
-        } else {
-            Err(crate::Error::InvalidParameter {
-                name: "sample_weight",
-                value: "non-uniform".into(),
-                reason: "this learner does not support sample weights".into(),
-            }
-            .into())
-        }
-    }
+    ) -> std::result::Result<Self::Model, Self::Error>;
 }
 
 /// A fitted model that knows the data it was fitted on.
@@ -136,8 +120,9 @@ impl Predictions {
     }
 }
 
-/// A fitted model that predicts from features.
-pub trait Predict {
+/// A fitted model that predicts from features. Every such model knows its
+/// training schema ([`Fitted`]) and reads new data by column name.
+pub trait Predict: Fitted {
     /// What can go wrong (e.g. the data lacks a feature).
     type Error: std::error::Error + From<crate::Error> + Send + Sync + 'static;
 

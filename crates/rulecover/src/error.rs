@@ -84,14 +84,6 @@ pub enum Error {
         /// The relational ids, comma separated.
         relational: String,
     },
-    /// The method cannot yet fit with non-uniform sample weights.
-    #[error("method '{method}' does not support non-uniform sample weights ({why})")]
-    WeightsUnsupported {
-        /// The method id.
-        method: String,
-        /// Which stage lacks weights.
-        why: String,
-    },
     /// Bad data or data that does not match the model (missing column,
     /// unseen level, bad weights, ...).
     #[error(transparent)]

@@ -45,8 +45,7 @@ pub struct FittedModel {
 /// - [`Error::NoTarget`], [`Error::UnsupportedTask`] when the data's target
 ///   does not suit the method;
 /// - [`Error::Data`] for weights of the wrong length or with negative or
-///   non-finite values, [`Error::WeightsUnsupported`] for non-uniform
-///   weights a method cannot use;
+///   non-finite values;
 /// - [`Error::Fit`] with the learner's own error (parameter ranges, solver
 ///   failures, bad data).
 pub fn fit<K: AsRef<str>, V: AsRef<str>>(

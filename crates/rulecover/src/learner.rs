@@ -10,7 +10,6 @@ use rc_tree::{
     AdaBoostAlgorithm, AdaBoostParams, Criterion, DecisionTreeParams, GradientBoostingParams,
     MaxFeatures, RandomForestParams, RandomStream,
 };
-use rulecover_core::weights::check_sample_weights;
 use rulecover_core::{Dataset, Fit};
 
 use crate::error::{Error, Result};
@@ -438,17 +437,15 @@ impl Learner {
                 binarizer,
                 boosting,
             } => {
-                uniform_only(
-                    method,
-                    data,
-                    weights,
-                    "the binarizer's quantiles are unweighted",
-                )?;
-                let binarizer = binarizer.fit(data).map_err(|e| fail(e.into()))?;
+                let binarizer = match weights {
+                    Some(w) => binarizer.fit_weighted(data, w),
+                    None => binarizer.fit(data),
+                }
+                .map_err(|e| fail(e.into()))?;
                 let indicators = binarizer
                     .indicator_dataset(data)
                     .map_err(|e| fail(e.into()))?;
-                let boosting = boosting.fit(&indicators).map_err(|e| fail(e.into()))?;
+                let boosting = fit_trait(boosting, &indicators, weights).map_err(fail)?;
                 Model::Gbt(GbtModel {
                     binarizer,
                     boosting,
@@ -470,21 +467,6 @@ fn fit_trait<P: Fit>(
         Some(w) => Fit::fit_weighted(params, data, w).map_err(Into::into),
         None => Fit::fit(params, data).map_err(Into::into),
     }
-}
-
-/// Accepts no weights or uniform weights (which fit as no weights); other
-/// weights are refused with [`Error::WeightsUnsupported`].
-fn uniform_only(method: &str, data: &Dataset, weights: Option<&[f64]>, why: &str) -> Result<()> {
-    if let Some(w) = weights {
-        check_sample_weights(w, data.n_rows())?;
-        if !w.windows(2).all(|p| p[0] == p[1]) {
-            return Err(Error::WeightsUnsupported {
-                method: method.into(),
-                why: why.into(),
-            });
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ mod common;
 use rulecover::{fit, fit_relational, method, parse_key_values, Error, FittedModel};
 use rulecover_core::Target;
 
-use common::{binary, regression, temp_dir};
+use common::{binary, regression, small, temp_dir};
 
 fn small_rf() -> FittedModel {
     fit(
@@ -153,14 +153,13 @@ fn weights_are_checked() {
     negative[3] = -1.0;
     let e = fit("dt", &[("max_depth", "2")], &data, Some(&negative), 0).unwrap_err();
     assert!(matches!(e, Error::Data(_)), "{e}");
+    // Every learner takes non-uniform weights.
     let mut uneven = vec![1.0; data.n_rows()];
     uneven[0] = 3.0;
-    for id in ["gbt"] {
-        let e = fit(id, &[("max_depth", "2")], &data, Some(&uneven), 0).unwrap_err();
-        assert!(
-            matches!(&e, Error::WeightsUnsupported { method, .. } if method == id),
-            "{id}: {e}"
-        );
+    for m in rulecover::methods().iter().filter(|m| !m.is_relational()) {
+        let params = small(m.id);
+        let fitted = fit(m.id, &params, &data, Some(&uneven), 0);
+        assert!(fitted.is_ok(), "{}: {:?}", m.id, fitted.err());
     }
 }
 
