@@ -205,7 +205,9 @@ pub enum Error {
         max: Option<usize>,
     },
     /// No mode declarations were found for a relational folder.
-    #[error("no mode declarations for '{dir}': looked for {tried}; give them with --background FILE")]
+    #[error(
+        "no mode declarations for '{dir}': looked for {tried}; give them with --background FILE"
+    )]
     NoBackground {
         /// The data folder.
         dir: PathBuf,

@@ -254,7 +254,10 @@ pub fn cross_validate(
                     .iter()
                     .filter_map(|f| column_value(f, c))
                     .collect();
-                (c.clone(), (!values.is_empty()).then(|| Summary::new(&values)))
+                (
+                    c.clone(),
+                    (!values.is_empty()).then(|| Summary::new(&values)),
+                )
             })
             .collect();
         methods.push(MethodResult {

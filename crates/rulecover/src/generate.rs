@@ -92,11 +92,11 @@ pub struct RelationalSet {
     pub test: SplitFiles,
 }
 
-/// Friends and smokers: `people` people per split (at least 4), each with
+/// Friends and smokers: `people` people per split (at least 4; 100 by default in the command line), each with
 /// a few friends (`friends/2`, symmetric); about a third smoke
 /// (`smokes/1`). The target `cancer/1` holds for a smoker with probability
-/// 0.9, for a non-smoker with a smoking friend with probability 0.5, and
-/// otherwise with probability 0.05. Every person is an example (positive
+/// 0.95, for a non-smoker with a smoking friend with probability 0.3, and
+/// otherwise with probability 0.02. Every person is an example (positive
 /// or negative). The training and test people are named `p0, p1, ...`
 /// and `q0, q1, ...`.
 ///
@@ -151,11 +151,11 @@ fn smokers_split(prefix: &str, n: usize, seed: u64) -> SplitFiles {
     let (mut pos, mut neg) = (String::new(), String::new());
     for a in 0..n {
         let p = if smokes[a] {
-            0.9
+            0.95
         } else if friends[a].iter().any(|&b| smokes[b]) {
-            0.5
+            0.3
         } else {
-            0.05
+            0.02
         };
         let line = format!("cancer({}).\n", name(a));
         if rng.next_f64() < p {

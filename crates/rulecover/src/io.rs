@@ -312,7 +312,9 @@ pub fn read_for_schema(path: &Path, schema: &Schema, opts: &PredictOptions) -> R
         .missing_categorical(missing.categorical());
     for column in &header {
         match schema.features.iter().find(|f| &f.name == column) {
-            Some(f) if f.is_categorical() => csv = csv.kind(column.clone(), ColumnKind::Categorical),
+            Some(f) if f.is_categorical() => {
+                csv = csv.kind(column.clone(), ColumnKind::Categorical)
+            }
             Some(_) => csv = csv.kind(column.clone(), ColumnKind::Numeric),
             None => {
                 if !csv.drop_columns.contains(column) {

@@ -38,7 +38,10 @@ pub fn predictions_csv(pred: &Predictions, classes: &[String], proba: bool) -> R
                 out.push_str(&format!("{v}\n"));
             }
         }
-        Predictions::Classes { n_classes, proba: p } => {
+        Predictions::Classes {
+            n_classes,
+            proba: p,
+        } => {
             if *n_classes != classes.len() {
                 return Err(Error::Internal(format!(
                     "predictions have {n_classes} classes but the model names {}",
@@ -191,14 +194,13 @@ pub fn render_rule_set(set: &RuleSet, format: RuleFormat) -> String {
     match format {
         RuleFormat::Text => {
             for r in &rows {
-                let weight = if r.weight != 1.0 {
-                    format!("weight {}, ", format_number(r.weight))
-                } else {
-                    String::new()
-                };
                 out.push_str(&format!(
-                    "{:>3}. {}  [{weight}covers {}, length {}]\n",
-                    r.rank, r.rule, r.coverage, r.length
+                    "{:>3}. {}  [weight {}, covers {}, length {}]\n",
+                    r.rank,
+                    r.rule,
+                    format_number(r.weight),
+                    r.coverage,
+                    r.length
                 ));
             }
         }
