@@ -57,8 +57,17 @@ fn round_trip(name: &str, ids: &[&str]) {
         let params = SMALL.iter().find(|(m, _)| *m == id).unwrap().1;
         let model = dir.arg(&format!("{id}.json"));
         let mut args = vec![
-            "fit", "--data", "train.csv", "--target", "label", "--method", id, "--seed", "3",
-            "--out", &model,
+            "fit",
+            "--data",
+            "train.csv",
+            "--target",
+            "label",
+            "--method",
+            id,
+            "--seed",
+            "3",
+            "--out",
+            &model,
         ];
         for p in params {
             args.extend(["--param", p]);
@@ -99,7 +108,9 @@ fn round_trip(name: &str, ids: &[&str]) {
         let preds = dir.arg(&format!("{id}.csv"));
         ok_in(
             &dir.0,
-            &["predict", "--model", &model, "--data", "test.csv", "--proba", "--out", &preds],
+            &[
+                "predict", "--model", &model, "--data", "test.csv", "--proba", "--out", &preds,
+            ],
         );
         let (header, rows) = parse_csv(&std::fs::read_to_string(&preds).unwrap());
         assert_eq!(header, ["label", "0", "1"], "{id}");
@@ -120,7 +131,10 @@ fn round_trip(name: &str, ids: &[&str]) {
             }
         }
         // Without --proba, to standard output: the labels only.
-        let out = ok_in(&dir.0, &["predict", "--model", &model, "--data", "test.csv"]);
+        let out = ok_in(
+            &dir.0,
+            &["predict", "--model", &model, "--data", "test.csv"],
+        );
         let (header, plain) = parse_csv(&out);
         assert_eq!(header, ["label"]);
         let first_column: Vec<&String> = rows.iter().map(|r| &r[0]).collect();
@@ -138,14 +152,25 @@ fn trees_and_ensembles() {
 
 #[test]
 fn covering_and_column_generation() {
-    round_trip("cover", &["mirco", "rcboost", "rux-rf", "rux-ada", "rug", "rug-t"]);
+    round_trip(
+        "cover",
+        &["mirco", "rcboost", "rux-rf", "rux-ada", "rug", "rug-t"],
+    );
 }
 
 #[test]
 fn linear_rule_models() {
     round_trip(
         "glm",
-        &["lr1", "lrr", "lr1n", "lrrn", "linear-rule", "rulefit", "rulefit-n"],
+        &[
+            "lr1",
+            "lrr",
+            "lr1n",
+            "lrrn",
+            "linear-rule",
+            "rulefit",
+            "rulefit-n",
+        ],
     );
 }
 
@@ -169,12 +194,24 @@ fn regression_predictions_are_one_value_column() {
     let out = ok_in(
         &dir.0,
         &[
-            "fit", "--data", "r.csv", "--target", "y", "--task", "regression", "--method", "dt",
-            "--out", &model,
+            "fit",
+            "--data",
+            "r.csv",
+            "--target",
+            "y",
+            "--task",
+            "regression",
+            "--method",
+            "dt",
+            "--out",
+            &model,
         ],
     );
     assert!(out.lines().next().unwrap().contains("training R²"), "{out}");
-    let out = ok_in(&dir.0, &["predict", "--model", &model, "--data", "r.csv", "--proba"]);
+    let out = ok_in(
+        &dir.0,
+        &["predict", "--model", &model, "--data", "r.csv", "--proba"],
+    );
     let (header, rows) = parse_csv(&out);
     assert_eq!(header, ["value"]);
     assert_eq!(rows.len(), 60);

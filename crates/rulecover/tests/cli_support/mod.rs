@@ -10,10 +10,7 @@ pub struct Scratch(pub PathBuf);
 
 impl Scratch {
     pub fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!(
-            "rulecover-cli-{name}-{}",
-            std::process::id()
-        ));
+        let dir = std::env::temp_dir().join(format!("rulecover-cli-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         Scratch(dir)
