@@ -9,8 +9,9 @@ pub const USAGE: &str = "\
 cargo xtask <command> [options]
 
 commands:
-  bench [SUITE...]   run benchmark suites (all when none is named) and write
-                     results.json and report.md to --out
+  bench [SUITE...]   run benchmark suites (all paper suites when none is
+                     named; generic only when named) and write results.json
+                     and report.md to --out
   datasets           load and list every data set of the data directory
   report DIR...      merge results.json of one or more runs (e.g. shards) into
                      --out (default: the first DIR) and regenerate
@@ -21,9 +22,10 @@ bench options:
   --quick            one small grid point, 3 folds, the three smallest data sets
                      of each suite (generated data when no data directory)
   --data-dir D       data directory (default: $RC_DATA_DIR, then ../shared/datasets)
-  --datasets a,b     only these data sets
+  --datasets a,b     only these data sets (for generic: any tabular data set
+                     of the --data-dir manifest; all of them by default)
   --methods a,b      only these methods
-  --folds K          outer folds (default: the paper's)
+  --folds K          outer folds (default: the paper's; 5 for generic)
   --folds-file F     outer test folds from JSON (list of lists of row indices)
   --seed S           random seed (default 25, as the authors')
   --jobs N           jobs run in parallel (default: number of cores)

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use rulecover_core::shared::{locate_data_dir, SharedData};
+use rulecover_core::shared::{locate_data_dir, SharedData, Task};
 use rulecover_core::Dataset;
 
 use crate::error::{Error, Result};
@@ -82,6 +82,15 @@ impl DataSource {
         match &self.shared {
             Some(s) => s.entry(name).is_ok(),
             None => GENERATED.contains(&name),
+        }
+    }
+
+    /// The task of a data set as the manifest records it (the generated
+    /// data sets are binary), if the source has it.
+    pub fn task(&self, name: &str) -> Option<Task> {
+        match &self.shared {
+            Some(s) => s.entry(name).ok().map(|e| e.task),
+            None => GENERATED.contains(&name).then_some(Task::Binary),
         }
     }
 

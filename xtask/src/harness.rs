@@ -16,7 +16,7 @@ use crate::cli::BenchArgs;
 use crate::data::{DataSource, GENERATED};
 use crate::error::{Error, Result};
 use crate::journal::{JobKey, JournalWriter};
-use crate::records::{Meta, Record, ResultsFile};
+use crate::records::{Meta, Record, ResultsFile, SkippedJob};
 use crate::suites::{CustomJob, JobData, Suite};
 
 /// Folds used by `--quick`.
@@ -43,10 +43,9 @@ pub struct Job {
 pub fn select_datasets(suite: &dyn Suite, args: &BenchArgs, data: &DataSource) -> Vec<String> {
     let mut names: Vec<String> = if data.shared().is_some() || suite.custom() {
         suite
-            .datasets()
+            .datasets(data)
             .into_iter()
             .filter(|d| suite.available(d, data))
-            .map(str::to_string)
             .collect()
     } else {
         GENERATED.iter().map(|s| s.to_string()).collect()
@@ -58,6 +57,56 @@ pub fn select_datasets(suite: &dyn Suite, args: &BenchArgs, data: &DataSource) -
         names.truncate(QUICK_DATASETS);
     }
     names
+}
+
+/// The methods of a suite that `--methods` selects.
+fn selected_methods(suite: &dyn Suite, args: &BenchArgs) -> Vec<&'static str> {
+    suite
+        .methods()
+        .into_iter()
+        .filter(|m| {
+            args.methods
+                .as_ref()
+                .is_none_or(|only| only.iter().any(|o| o == m))
+        })
+        .collect()
+}
+
+/// The (data set, method) pairs of the run that [`plan`] leaves out
+/// because the method cannot run on the data set's task, with why (all of
+/// them, whatever the shard).
+pub fn skipped_jobs(suites: &[&dyn Suite], args: &BenchArgs, data: &DataSource) -> Vec<SkippedJob> {
+    let mut out = Vec::new();
+    for suite in suites {
+        for dataset in select_datasets(*suite, args, data) {
+            for method in selected_methods(*suite, args) {
+                if let Some(reason) = suite.unsupported(method, &dataset, data) {
+                    out.push(SkippedJob {
+                        suite: suite.name().to_string(),
+                        dataset: dataset.clone(),
+                        method: method.to_string(),
+                        reason,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The data sets of the source that the run's suites leave out
+/// ([`Suite::left_out`]; only those `--datasets` names, if given), as
+/// notes for the report.
+pub fn left_out_notes(suites: &[&dyn Suite], args: &BenchArgs, data: &DataSource) -> Vec<String> {
+    suites
+        .iter()
+        .flat_map(|s| {
+            s.left_out(data)
+                .into_iter()
+                .filter(|(d, _)| args.datasets.as_ref().is_none_or(|only| only.contains(d)))
+                .map(move |(d, why)| format!("suite {}: data set {d} left out: {why}", s.name()))
+        })
+        .collect()
 }
 
 /// Every job of the run, in a fixed order (suite, data set, method, fold),
@@ -80,11 +129,9 @@ pub fn plan(suites: &[&dyn Suite], args: &BenchArgs, data: &DataSource) -> Vec<J
             } else {
                 args.folds.unwrap_or(own)
             };
-            for method in suite.methods() {
-                if let Some(only) = &args.methods {
-                    if !only.iter().any(|m| m == method) {
-                        continue;
-                    }
+            for method in selected_methods(*suite, args) {
+                if suite.unsupported(method, &dataset, data).is_some() {
+                    continue;
                 }
                 for fold in 0..n_folds {
                     jobs.push(Job {
@@ -261,6 +308,7 @@ pub fn run(
         records,
         failures,
         skipped: Vec::new(),
+        skipped_jobs: Vec::new(),
         quick: args.quick,
     })
 }
@@ -295,11 +343,13 @@ pub fn plan_description(suites: &[&dyn Suite], jobs: &[Job], args: &BenchArgs) -
 
 /// Checks that every name of `--datasets` and `--methods` belongs to one
 /// of the chosen suites, so a misspelt name is an error, not a smaller run.
-pub fn check_names(suites: &[&dyn Suite], args: &BenchArgs) -> Result<()> {
+pub fn check_names(suites: &[&dyn Suite], args: &BenchArgs, data: &DataSource) -> Result<()> {
     let mut datasets: Vec<String> = suites
         .iter()
-        .flat_map(|s| s.datasets())
-        .map(str::to_string)
+        .flat_map(|s| {
+            let left_out = s.left_out(data).into_iter().map(|(d, _)| d);
+            s.datasets(data).into_iter().chain(left_out)
+        })
         .chain(GENERATED.iter().map(|s| s.to_string()))
         .collect();
     datasets.sort();
@@ -366,8 +416,8 @@ mod tests {
         fn about(&self) -> &'static str {
             "ZeroR only"
         }
-        fn datasets(&self) -> Vec<&'static str> {
-            vec!["tictactoe"]
+        fn datasets(&self, _data: &DataSource) -> Vec<String> {
+            vec!["tictactoe".into()]
         }
         fn methods(&self) -> Vec<&'static str> {
             vec!["ZeroR"]

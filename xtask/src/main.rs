@@ -80,7 +80,7 @@ fn datasets(data_dir: Option<&Path>) -> Result<()> {
             );
             continue;
         }
-        match shared.load(&e.name) {
+        match shared.load_declared(&e.name) {
             Ok(d) => {
                 let ok = e.rows == Some(d.n_rows())
                     && e.features == Some(d.n_features())
@@ -127,7 +127,10 @@ fn datasets(data_dir: Option<&Path>) -> Result<()> {
 fn bench(args: &BenchArgs) -> Result<()> {
     let all = suites::all();
     let chosen: Vec<&dyn suites::Suite> = if args.suites.is_empty() {
-        all.iter().map(|s| s.as_ref()).collect()
+        all.iter()
+            .filter(|s| !s.on_request_only())
+            .map(|s| s.as_ref())
+            .collect()
     } else {
         args.suites
             .iter()
@@ -145,8 +148,8 @@ fn bench(args: &BenchArgs) -> Result<()> {
             })
             .collect::<Result<_>>()?
     };
-    harness::check_names(&chosen, args)?;
     let data = DataSource::resolve(args.data_dir.as_deref())?;
+    harness::check_names(&chosen, args, &data)?;
     bench_on(&chosen, args, &data)
 }
 
@@ -156,9 +159,17 @@ fn bench_on(chosen: &[&dyn suites::Suite], args: &BenchArgs, data: &DataSource) 
         Some(s) => eprintln!("data directory: {}", s.root().display()),
         None => eprintln!("{}", data.missing_message()),
     }
-    let skipped = skipped_suites(chosen, args, data);
+    let mut skipped = skipped_suites(chosen, args, data);
+    skipped.extend(harness::left_out_notes(chosen, args, data));
+    let skipped_jobs = harness::skipped_jobs(chosen, args, data);
     for s in &skipped {
         eprintln!("skipped: {s}");
+    }
+    for s in &skipped_jobs {
+        eprintln!(
+            "skipped: suite {}: {} on {}: {}",
+            s.suite, s.method, s.dataset, s.reason
+        );
     }
     let jobs = harness::plan(chosen, args, data);
     if jobs.is_empty() {
@@ -225,6 +236,7 @@ fn bench_on(chosen: &[&dyn suites::Suite], args: &BenchArgs, data: &DataSource) 
         .extend(kept.into_iter().flat_map(|(_, records)| records));
     results.records.sort_by_key(records::Record::key);
     results.skipped = skipped;
+    results.skipped_jobs = skipped_jobs;
     if results.records.is_empty() {
         for f in &results.failures {
             eprintln!("failed: {f}");
@@ -323,6 +335,7 @@ fn read_run(dir: &Path) -> Result<ResultsFile> {
         records,
         failures: Vec::new(),
         skipped: Vec::new(),
+        skipped_jobs: Vec::new(),
         quick: false,
     })
 }
@@ -451,11 +464,15 @@ mod tests {
         let chosen: Vec<&dyn suites::Suite> = all.iter().map(|s| s.as_ref()).collect();
         let mut a = args(Path::new("unused"));
         a.datasets = Some(vec!["wine".into(), "wnie".into()]);
-        let err = harness::check_names(&chosen, &a).unwrap_err().to_string();
+        let err = harness::check_names(&chosen, &a, &DataSource::generated_only())
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("wnie") && err.contains("valid names"), "{err}");
         let mut a = args(Path::new("unused"));
         a.methods = Some(vec!["DT".into(), "RFF".into()]);
-        let err = harness::check_names(&chosen, &a).unwrap_err().to_string();
+        let err = harness::check_names(&chosen, &a, &DataSource::generated_only())
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("RFF") && err.contains("GB"), "{err}");
     }
 }

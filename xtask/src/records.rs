@@ -55,6 +55,20 @@ impl Record {
     }
 }
 
+/// A (suite, data set, method) left out of a run because the method
+/// cannot run on the data set's task ([`crate::suites::Suite::unsupported`]).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct SkippedJob {
+    /// The suite.
+    pub suite: String,
+    /// Data set name.
+    pub dataset: String,
+    /// Method (job unit) name.
+    pub method: String,
+    /// Why it was left out.
+    pub reason: String,
+}
+
 /// Facts about the run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Meta {
@@ -87,6 +101,9 @@ pub struct ResultsFile {
     /// Suites that had nothing to run, with the reason.
     #[serde(default)]
     pub skipped: Vec<String>,
+    /// Methods left out on data sets whose task they cannot handle.
+    #[serde(default)]
+    pub skipped_jobs: Vec<SkippedJob>,
     /// Made with `--quick` (one small grid point, 3 folds): not comparable
     /// with the papers' numbers.
     #[serde(default)]
@@ -122,20 +139,25 @@ impl ResultsFile {
         let quick = first.quick;
         let mut failures = Vec::new();
         let mut skipped = Vec::new();
+        let mut skipped_jobs = Vec::new();
         for f in std::iter::once(first).chain(it) {
             for r in f.records {
                 by_key.insert(r.key(), r);
             }
             failures.extend(f.failures);
             skipped.extend(f.skipped);
+            skipped_jobs.extend(f.skipped_jobs);
         }
         skipped.sort();
         skipped.dedup();
+        skipped_jobs.sort();
+        skipped_jobs.dedup();
         Some(ResultsFile {
             meta,
             records: by_key.into_values().collect(),
             failures,
             skipped,
+            skipped_jobs,
             quick,
         })
     }

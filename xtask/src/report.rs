@@ -8,7 +8,7 @@ use rulecover_core::metrics::Summary;
 
 use crate::error::Result;
 use crate::paper::{self, Source, Table};
-use crate::records::{Record, ResultsFile};
+use crate::records::{Record, ResultsFile, SkippedJob};
 
 /// Absolute difference within which a cell counts as reproduced.
 pub const TOLERANCE: f64 = 0.02;
@@ -238,6 +238,96 @@ pub fn all_results(suite: &str, records: &[Record]) -> String {
     out
 }
 
+/// One column of [`per_dataset_tables`]: a header and the record field
+/// it summarises.
+#[derive(Debug, Clone, Copy)]
+pub struct Column {
+    /// Column header.
+    pub header: &'static str,
+    /// Which map of the record holds the field.
+    pub source: Source,
+    /// The field's key.
+    pub key: &'static str,
+}
+
+/// One table per data set of a suite: methods as rows (in `order`, then
+/// any other by name), each column as mean (std) over the folds. A column
+/// that no record of the data set has is left out (so classification and
+/// regression data sets get their own metrics); the methods `skipped` on
+/// the data set are listed under its table with why.
+pub fn per_dataset_tables(
+    suite: &str,
+    records: &[Record],
+    skipped: &[SkippedJob],
+    columns: &[Column],
+    order: &[&str],
+) -> String {
+    let rs: Vec<&Record> = records.iter().filter(|r| r.suite == suite).collect();
+    let mut datasets: Vec<&str> = rs.iter().map(|r| r.dataset.as_str()).collect();
+    datasets.extend(
+        skipped
+            .iter()
+            .filter(|s| s.suite == suite)
+            .map(|s| s.dataset.as_str()),
+    );
+    let datasets: BTreeSet<&str> = datasets.into_iter().collect();
+    let mut out = String::new();
+    for d in datasets {
+        let of: Vec<&Record> = rs.iter().copied().filter(|r| r.dataset == d).collect();
+        let field = |r: &Record, c: &Column| -> Option<f64> {
+            match c.source {
+                Source::Metrics => r.metrics.get(c.key),
+                Source::Size => r.size.get(c.key),
+                Source::Time => r.time_s.get(c.key),
+            }
+            .copied()
+        };
+        let shown: Vec<&Column> = columns
+            .iter()
+            .filter(|c| of.iter().any(|r| field(r, c).is_some()))
+            .collect();
+        let folds = of.iter().map(|r| r.fold + 1).max().unwrap_or(0);
+        let _ = writeln!(out, "#### {d} (mean (std) over {folds} outer folds)\n");
+        let mut methods: Vec<&str> = of.iter().map(|r| r.method.as_str()).collect();
+        methods.sort_by_key(|m| (order.iter().position(|o| o == m).unwrap_or(usize::MAX), *m));
+        methods.dedup();
+        if !methods.is_empty() {
+            let mut header = String::from("| method | folds |");
+            let mut rule = String::from("|---|---:|");
+            for c in &shown {
+                let _ = write!(header, " {} |", c.header);
+                rule.push_str("---:|");
+            }
+            let _ = writeln!(out, "{header}\n{rule}");
+            for m in methods {
+                let runs: Vec<&Record> = of.iter().copied().filter(|r| r.method == m).collect();
+                let mut line = format!("| {m} | {} |", runs.len());
+                for c in &shown {
+                    let v: Vec<f64> = runs.iter().filter_map(|r| field(r, c)).collect();
+                    let t = if v.is_empty() {
+                        "—".to_string()
+                    } else {
+                        fmt_summary_in(c.source, &Summary::new(&v))
+                    };
+                    let _ = write!(line, " {t} |");
+                }
+                let _ = writeln!(out, "{line}");
+            }
+            out.push('\n');
+        }
+        for s in skipped
+            .iter()
+            .filter(|s| s.suite == suite && s.dataset == d)
+        {
+            let _ = writeln!(out, "- {} not run: {}", s.method, s.reason);
+        }
+        if skipped.iter().any(|s| s.suite == suite && s.dataset == d) {
+            out.push('\n');
+        }
+    }
+    out
+}
+
 /// The whole report of a results file: per suite, every published table
 /// it fills, then everything measured.
 pub fn render(results: &ResultsFile) -> Result<String> {
@@ -266,7 +356,7 @@ pub fn render(results: &ResultsFile) -> Result<String> {
         );
     }
     if !results.skipped.is_empty() {
-        let _ = writeln!(out, "### Skipped suites\n");
+        let _ = writeln!(out, "### Skipped suites and data sets\n");
         for s in &results.skipped {
             let _ = writeln!(out, "- {s}");
         }
@@ -278,8 +368,29 @@ pub fn render(results: &ResultsFile) -> Result<String> {
         for (paper_id, table) in paper::tables_for_suite(suite)? {
             out.push_str(&paper_table(&paper_id, &table, suite, &results.records));
         }
-        out.push_str(&all_results(suite, &results.records));
-        if let Some(s) = crate::suites::all().into_iter().find(|s| s.name() == suite) {
+        let skipped: Vec<SkippedJob> = results
+            .skipped_jobs
+            .iter()
+            .filter(|s| s.suite == suite)
+            .cloned()
+            .collect();
+        let own = crate::suites::all().into_iter().find(|s| s.name() == suite);
+        match own
+            .as_ref()
+            .and_then(|s| s.report_tables(&results.records, &skipped))
+        {
+            Some(tables) => out.push_str(&tables),
+            None => {
+                out.push_str(&all_results(suite, &results.records));
+                for s in &skipped {
+                    let _ = writeln!(out, "- {} not run on {}: {}", s.method, s.dataset, s.reason);
+                }
+                if !skipped.is_empty() {
+                    out.push('\n');
+                }
+            }
+        }
+        if let Some(s) = own {
             out.push_str(&s.summary(&results.records));
         }
     }

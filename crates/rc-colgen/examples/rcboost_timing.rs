@@ -18,6 +18,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = locate_data_dir(None)
         .map_err(|tried| format!("no data directory (looked in {tried:?})"))?;
     let data = SharedData::open(&dir)?.load(name)?.one_hot(true)?;
+    #[cfg_attr(not(feature = "cbc"), allow(unused_mut))]
     let mut solvers: Vec<(&str, Box<dyn LpSolver>)> =
         vec![("minilp", Box::new(rc_lp::MinilpSolver::new()))];
     #[cfg(feature = "cbc")]

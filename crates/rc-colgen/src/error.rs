@@ -24,6 +24,15 @@ pub enum Error {
         /// Its error.
         message: String,
     },
+    /// The pricing oracle's candidates do not fit the training data (their
+    /// coverage has another number of rows).
+    #[error("pricing oracle in round {round}: {message}")]
+    CandidateShape {
+        /// The round.
+        round: usize,
+        /// What does not fit.
+        message: String,
+    },
     /// The master LP could not be solved to optimality.
     #[error("master LP in round {round}: {message}")]
     Lp {

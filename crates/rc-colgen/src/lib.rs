@@ -7,7 +7,7 @@
 //!
 //! ```
 //! use rc_colgen::RcBoostParams;
-//! use rulecover_core::{generate, metrics::accuracy, Predict, RuleModel};
+//! use rulecover_core::{generate, metrics::accuracy, Fit, Predict, RuleModel};
 //!
 //! let train = generate::twonorm(400, 1);
 //! let test = generate::twonorm(400, 2);

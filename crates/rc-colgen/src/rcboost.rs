@@ -4,13 +4,18 @@
 
 use serde::{Deserialize, Serialize};
 
+use rc_cover::input::{check_no_missing, encoded};
+use rc_cover::row_weights::{coverage_count, positive_rows};
 use rc_cover::{vote, Impurity, LabeledPool, MircoModel, MircoParams, RuleStats};
 use rc_lp::LpSolver;
-use rulecover_core::{Dataset, Feature, Predict, Predictions, Rule, RuleModel, RuleSet};
+use rulecover_core::{
+    Dataset, Encoder, Encoding, Feature, Fit, Fitted, Predict, Predictions, Rule, RuleModel,
+    RuleSet,
+};
 
 use crate::error::{Error, Result};
 use crate::master::CoverMaster;
-use crate::oracle::PricingOracle;
+use crate::oracle::{propose_checked, PricingOracle};
 use crate::tree_oracle::TreeOracle;
 use rc_tree::{Criterion, DecisionTreeParams};
 
@@ -33,6 +38,10 @@ pub struct RcBoostParams {
     pub max_depth: Option<usize>,
     /// Seed of the pricing trees (only breaks ties between equal splits).
     pub seed: u64,
+    /// How raw columns are encoded before learning (default one-hot with
+    /// every level; numeric columns pass through).
+    #[serde(default)]
+    pub encoding: Encoding,
 }
 
 impl Default for RcBoostParams {
@@ -42,6 +51,7 @@ impl Default for RcBoostParams {
             impurity: Impurity::Gini,
             max_depth: Some(10),
             seed: 0,
+            encoding: Encoding::OneHot { drop_first: false },
         }
     }
 }
@@ -71,6 +81,12 @@ impl RcBoostParams {
         self
     }
 
+    /// Sets how raw columns are encoded.
+    pub fn encoding(mut self, encoding: Encoding) -> Self {
+        self.encoding = encoding;
+        self
+    }
+
     /// The pricing tree's parameters: CART with the cost's impurity as
     /// criterion, `max_depth`, all features (the authors' setting).
     pub fn tree_params(&self) -> DecisionTreeParams {
@@ -84,13 +100,6 @@ impl RcBoostParams {
             .seed(self.seed)
     }
 
-    /// Runs RCBoost with the weighted-tree oracle ([`TreeOracle`]) and the
-    /// default LP solver ([`crate::default_lp_solver`]).
-    pub fn fit(&self, train: &Dataset) -> Result<RcBoostModel> {
-        let mut oracle = TreeOracle::new(self.tree_params());
-        self.fit_with(train, &mut oracle, crate::default_lp_solver().as_ref())
-    }
-
     /// Checks the parameters.
     pub fn validate(&self) -> Result<()> {
         if self.max_rmp_calls == 0 {
@@ -98,6 +107,13 @@ impl RcBoostParams {
                 name: "max_rmp_calls",
                 value: "0".into(),
                 reason: "at least one master LP must be solved".into(),
+            });
+        }
+        if self.max_depth == Some(0) {
+            return Err(Error::InvalidParameter {
+                name: "max_depth",
+                value: "0".into(),
+                reason: "trees need depth ≥ 1 (or None for unlimited)".into(),
             });
         }
         Ok(())
@@ -118,8 +134,24 @@ impl RcBoostParams {
         oracle: &mut dyn PricingOracle,
         solver: &dyn LpSolver,
     ) -> Result<RcBoostModel> {
+        self.fit_weighted_with(train, &vec![1.0; train.n_rows()], oracle, solver)
+    }
+
+    /// [`RcBoostParams::fit_with`] with one non-negative sample weight per
+    /// training row (replication semantics): rows of weight 0 are left
+    /// out, the rules' class counts (hence costs and votes) are weighted,
+    /// and the oracle's weights start at the sample weights (a row of
+    /// weight `m` weighs `m + Σ λ_i` where `m` copies would each weigh
+    /// `1 + λ`). The cover rows of the master LP do not depend on weights.
+    pub fn fit_weighted_with(
+        &self,
+        train: &Dataset,
+        weights: &[f64],
+        oracle: &mut dyn PricingOracle,
+        solver: &dyn LpSolver,
+    ) -> Result<RcBoostModel> {
         self.validate()?;
-        let run = self.run(train, oracle, solver, self.max_rmp_calls)?;
+        let run = self.run(train, weights, oracle, solver, self.max_rmp_calls)?;
         Ok(run.model_at(self.max_rmp_calls))
     }
 
@@ -144,7 +176,7 @@ impl RcBoostParams {
             });
         }
         self.clone().max_rmp_calls(largest).validate()?;
-        let run = self.run(train, oracle, solver, largest)?;
+        let run = self.run(train, &vec![1.0; train.n_rows()], oracle, solver, largest)?;
         Ok(caps.iter().map(|&c| run.model_at(c)).collect())
     }
 
@@ -165,6 +197,7 @@ impl RcBoostParams {
     fn run(
         &self,
         train: &Dataset,
+        sample_weights: &[f64],
         oracle: &mut dyn PricingOracle,
         solver: &dyn LpSolver,
         max_calls: usize,
@@ -175,15 +208,15 @@ impl RcBoostParams {
         if train.n_rows() == 0 {
             return Err(Error::Data("no training rows".into()));
         }
+        let (encoder, train) = Encoder::fit(train, self.encoding)?;
+        check_no_missing(&train).map_err(Error::Cover)?;
+        let (train, sample_weights) = positive_rows(&train, sample_weights)?;
+        let train = &train;
         let n = train.n_rows();
-        let mut weights = vec![1.0; n];
-        let first = oracle
-            .propose(train, &weights, 0)
-            .map_err(|e| Error::Oracle {
-                round: 0,
-                message: e.to_string(),
-            })?;
-        let mut pool = LabeledPool::new(first.rules, first.coverage, train)?;
+        let mut weights = sample_weights.clone();
+        let first = propose_checked(oracle, train, &weights, 0)?;
+        let (rules, coverage) = first.into_parts();
+        let mut pool = LabeledPool::new_weighted(rules, coverage, train, &sample_weights)?;
         let mut costs = pool.costs(self.impurity, 1.0);
         let mut master = CoverMaster::new(n)?;
         for (j, c) in costs.iter().enumerate() {
@@ -197,13 +230,9 @@ impl RcBoostParams {
             for (w, l) in weights.iter_mut().zip(&sol.duals) {
                 *w += l;
             }
-            let cand = oracle
-                .propose(train, &weights, t + 1)
-                .map_err(|e| Error::Oracle {
-                    round: t + 1,
-                    message: e.to_string(),
-                })?;
-            let cand_pool = LabeledPool::new(cand.rules, cand.coverage, train)?;
+            let cand = propose_checked(oracle, train, &weights, t + 1)?;
+            let (rules, coverage) = cand.into_parts();
+            let cand_pool = LabeledPool::new_weighted(rules, coverage, train, &sample_weights)?;
             let cand_costs = cand_pool.costs(self.impurity, 1.0);
             let negative: Vec<usize> = (0..cand_pool.len())
                 .filter(|&j| {
@@ -233,8 +262,7 @@ impl RcBoostParams {
             pool_after.push(pool.len());
         }
         Ok(Run {
-            features: train.features().to_vec(),
-            class_names: train.class_names().to_vec(),
+            encoder,
             n_classes: train.n_classes(),
             pool,
             costs,
@@ -246,8 +274,7 @@ impl RcBoostParams {
 
 /// One run of Algorithm 2, from which the model of any smaller cap is cut.
 struct Run {
-    features: Vec<Feature>,
-    class_names: Vec<String>,
+    encoder: Encoder,
     n_classes: usize,
     pool: LabeledPool,
     costs: Vec<f64>,
@@ -266,14 +293,16 @@ impl Run {
             s => self.pool_after[s - 1],
         };
         RcBoostModel {
-            features: self.features.clone(),
-            class_names: self.class_names.clone(),
+            encoder: self.encoder.clone(),
             n_classes: self.n_classes,
             rules: self.pool.rules[..len]
                 .iter()
                 .map(|p| p.rule.clone())
                 .collect(),
             stats: self.pool.stats[..len].to_vec(),
+            coverage: (0..len)
+                .map(|j| coverage_count(self.pool.covered_weight(j)))
+                .collect(),
             costs: self.costs[..len].to_vec(),
             lp_solves: solves,
             objectives: self.objectives[..solves].to_vec(),
@@ -284,11 +313,12 @@ impl Run {
 /// A fitted RCBoost rule pool.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RcBoostModel {
-    features: Vec<Feature>,
-    class_names: Vec<String>,
+    encoder: Encoder,
     n_classes: usize,
     rules: Vec<Rule>,
     stats: Vec<RuleStats>,
+    /// Training rows (total sample weight) each rule covers.
+    coverage: Vec<usize>,
     costs: Vec<f64>,
     lp_solves: usize,
     objectives: Vec<f64>,
@@ -316,14 +346,27 @@ impl RcBoostModel {
         &self.rules
     }
 
-    /// Unweighted training class counts of each rule.
+    /// Training class counts of each rule (weighted with sample weights).
     pub fn stats(&self) -> &[RuleStats] {
         &self.stats
     }
 
+    /// Training rows each rule covers (their total sample weight, rounded).
+    pub fn coverage(&self) -> &[usize] {
+        &self.coverage
+    }
+
+    /// The encoded features the rules index.
+    pub fn features(&self) -> &[Feature] {
+        self.encoder.encoded_features()
+    }
+
     /// Runs MIRCO on the final pool (seed 000 §S.3: Algorithm 1 from line
-    /// 5 with J ← J*), shrinking it to a cover of `train`.
+    /// 5 with J ← J*), shrinking it to a cover of `train` (raw columns,
+    /// encoded by this model's encoder; unweighted). The MIRCO model keeps
+    /// this model's encoder.
     pub fn shrink_with_mirco(&self, train: &Dataset, params: &MircoParams) -> Result<MircoModel> {
+        let train = &encoded(&self.encoder, train)?;
         let pool_rules = self
             .rules
             .iter()
@@ -337,48 +380,75 @@ impl RcBoostModel {
             .collect::<Vec<_>>();
         let coverage = rulecover_core::CoverageMatrix::from_rules(self.rules.iter(), train);
         let pool = LabeledPool::new(pool_rules, coverage, train)?;
-        Ok(params.fit_pool(&pool, train)?)
+        Ok(params.fit_pool_encoded(&pool, train, self.encoder.clone())?)
     }
 
     /// The pool as a printable rule set.
     fn to_rule_set(&self) -> RuleSet {
         RuleSet {
-            features: self.features.clone(),
-            class_names: self.class_names.clone(),
+            features: self.features().to_vec(),
+            class_names: self.encoder.schema().classes().to_vec(),
             rules: self
                 .rules
                 .iter()
                 .zip(&self.stats)
-                .map(|(r, s)| rulecover_core::WeightedRule {
+                .zip(&self.coverage)
+                .map(|((r, s), &coverage)| rulecover_core::WeightedRule {
                     antecedent: rulecover_core::Antecedent::Conjunction(r.clone()),
                     outcome: match s {
                         RuleStats::Counts(c) => rulecover_core::Outcome::ClassCounts(c.clone()),
                         RuleStats::Value { mean, .. } => rulecover_core::Outcome::Value(*mean),
                     },
                     weight: 1.0,
-                    coverage: match s {
-                        RuleStats::Counts(c) => c.iter().sum::<f64>() as usize,
-                        RuleStats::Value { .. } => 0,
-                    },
+                    coverage,
                 })
                 .collect(),
         }
     }
 }
 
+impl Fitted for RcBoostModel {
+    fn encoder(&self) -> &Encoder {
+        &self.encoder
+    }
+}
+
 impl Predict for RcBoostModel {
     type Error = Error;
 
-    /// The count-weighted vote of every pool rule a row satisfies (eq. 2).
+    /// The count-weighted vote of every pool rule a row satisfies (seed
+    /// 000's eq. 2): `proba` is the sum of the covering rules' training
+    /// class counts divided by its total; a row no rule covers gets every
+    /// rule's counts times the fraction of its conditions the row
+    /// satisfies. Columns are matched by name and encoded as at fit; a
+    /// missing value is [`rc_cover::Error::MissingValue`].
     fn predict(&self, data: &Dataset) -> Result<Predictions> {
-        if data.n_features() != self.features.len() {
-            return Err(Error::Data(format!(
-                "the rules use {} features but the data has {}",
-                self.features.len(),
-                data.n_features()
-            )));
-        }
-        Ok(vote(&self.rules, &self.stats, self.n_classes, data).0)
+        let data = encoded(&self.encoder, data)?;
+        Ok(vote(&self.rules, &self.stats, self.n_classes, &data).0)
+    }
+}
+
+impl Fit for RcBoostParams {
+    type Model = RcBoostModel;
+    type Error = Error;
+
+    /// Runs RCBoost with the weighted-tree oracle ([`TreeOracle`]) and the
+    /// default LP solver ([`crate::default_lp_solver`]).
+    fn fit(&self, train: &Dataset) -> Result<RcBoostModel> {
+        let mut oracle = TreeOracle::new(self.tree_params());
+        self.fit_with(train, &mut oracle, crate::default_lp_solver().as_ref())
+    }
+
+    /// [`RcBoostParams::fit_weighted_with`] with the weighted-tree oracle
+    /// and the default LP solver.
+    fn fit_weighted(&self, train: &Dataset, weights: &[f64]) -> Result<RcBoostModel> {
+        let mut oracle = TreeOracle::new(self.tree_params());
+        self.fit_weighted_with(
+            train,
+            weights,
+            &mut oracle,
+            crate::default_lp_solver().as_ref(),
+        )
     }
 }
 

@@ -31,14 +31,18 @@
 
 use serde::{Deserialize, Serialize};
 
-use rc_cover::rux::{cost_scale, default_rux_solver, label_rules, weighted_model, LabeledRule};
+use rc_cover::input::check_no_missing;
+use rc_cover::row_weights::positive_rows;
+use rc_cover::rux::{
+    cost_scale, default_rux_solver, label_rules_weighted, weighted_model, LabeledRule,
+};
 use rc_cover::{CoverageRows, LpForm, RuleCost, RuleLp, RuxParams, Uncovered, WeightedRuleModel};
 use rc_lp::LpSolver;
 use rc_tree::DecisionTreeParams;
-use rulecover_core::{Dataset, Predict, Predictions, RuleModel};
+use rulecover_core::{Dataset, Encoder, Encoding, Fit, Fitted, Predict, Predictions, RuleModel};
 
 use crate::error::{Error, Result};
-use crate::oracle::PricingOracle;
+use crate::oracle::{propose_checked, PricingOracle};
 use crate::tree_oracle::TreeOracle;
 
 /// Reduced costs below `-RUG_REDUCED_COST_TOL` count as negative (the
@@ -67,8 +71,12 @@ pub struct RugParams {
     /// ε, costs, cost normalisation, weight threshold, coverage rows,
     /// fallback and LP form, as for RUX. Default: rule-length costs (the
     /// paper's experiments), normalised by the largest cost of the initial
-    /// tree's leaves.
+    /// tree's leaves. (Its `base` ensemble is not used.)
     pub lp: RuxParams,
+    /// How raw columns are encoded before learning (default one-hot with
+    /// every level; numeric columns pass through).
+    #[serde(default)]
+    pub encoding: Encoding,
 }
 
 impl Default for RugParams {
@@ -79,6 +87,7 @@ impl Default for RugParams {
             min_weight: None,
             seed: 0,
             lp: RuxParams::default(),
+            encoding: Encoding::OneHot { drop_first: false },
         }
     }
 }
@@ -100,8 +109,8 @@ impl RugParams {
         self
     }
 
-    /// Sets the cap on pricing rounds (≥ 0; 0 gives the initial tree's
-    /// leaves weighted by one LP).
+    /// Sets the cap on pricing rounds (≥ 1; for the initial tree's leaves
+    /// weighted by one LP, run RUX on a decision tree).
     pub fn max_rmp_calls(mut self, cap: usize) -> Self {
         self.max_rmp_calls = cap;
         self
@@ -162,9 +171,24 @@ impl RugParams {
         self
     }
 
+    /// Sets how raw columns are encoded.
+    pub fn encoding(mut self, encoding: Encoding) -> Self {
+        self.encoding = encoding;
+        self
+    }
+
     /// Checks the parameters.
     pub fn validate(&self) -> Result<()> {
         self.lp.validate()?;
+        if self.max_rmp_calls == 0 {
+            return Err(Error::InvalidParameter {
+                name: "max_rmp_calls",
+                value: "0".into(),
+                reason: "at least one pricing round must be made (for the initial tree's \
+                         leaves weighted by one LP, run RUX on a decision tree)"
+                    .into(),
+            });
+        }
         if self.max_depth == Some(0) {
             return Err(Error::InvalidParameter {
                 name: "max_depth",
@@ -192,18 +216,6 @@ impl RugParams {
             .seed(self.seed)
     }
 
-    /// Runs RUG with the weighted-tree oracle and the default LP solver
-    /// ([`rc_cover::rux::default_rux_solver`]: HiGHS (dual simplex, each
-    /// round's master LP re-solved warm from the last optimal basis) with
-    /// feature `highs`, else CBC with feature `cbc`, else minilp). The warm
-    /// re-solves reach the same optima as cold ones, but on degenerate LPs
-    /// possibly other optimal vertices, hence other duals and trees.
-    pub fn fit(&self, train: &Dataset) -> Result<RugModel> {
-        self.validate()?;
-        let mut oracle = TreeOracle::new(self.tree_params());
-        self.fit_with(train, &mut oracle, default_rux_solver().as_ref())
-    }
-
     /// Runs RUG with a pricing oracle and an LP solver (which must compute
     /// duals).
     ///
@@ -220,7 +232,27 @@ impl RugParams {
         oracle: &mut dyn PricingOracle,
         solver: &dyn LpSolver,
     ) -> Result<RugModel> {
+        self.fit_weighted_with(train, &vec![1.0; train.n_rows()], oracle, solver)
+    }
+
+    /// [`RugParams::fit_with`] with one non-negative sample weight per
+    /// training row (replication semantics): rows of weight 0 are left
+    /// out, the initial tree is fitted with the sample weights, rules are
+    /// labelled by weighted class counts, a row's hinge loss costs its
+    /// weight in LP (3), and its dual β (the oracle's weight) lies in
+    /// `[0, weight]`.
+    pub fn fit_weighted_with(
+        &self,
+        train: &Dataset,
+        weights: &[f64],
+        oracle: &mut dyn PricingOracle,
+        solver: &dyn LpSolver,
+    ) -> Result<RugModel> {
         self.validate()?;
+        let (encoder, train) = Encoder::fit(train, self.encoding)?;
+        check_no_missing(&train)?;
+        let (train, weights) = positive_rows(&train, weights)?;
+        let train = &train;
         let labels = train.labels()?;
         let lp_err = |round: usize| {
             move |e: rc_cover::Error| match e {
@@ -230,22 +262,21 @@ impl RugParams {
         };
         let mut lp = RuleLp::new(&labels, self.lp.eps, self.lp.coverage)
             .map_err(lp_err(0))?
+            .with_row_weights(&weights)
+            .map_err(lp_err(0))?
             .with_form(self.lp.form)
             .with_policy(self.lp.policy);
-        let first = oracle
-            .propose(train, &vec![1.0; labels.len()], 0)
-            .map_err(|e| Error::Oracle {
-                round: 0,
-                message: e.to_string(),
-            })?;
-        let mut pool: Vec<LabeledRule> = label_rules(first.rules, &first.coverage, train)?;
+        let first = propose_checked(oracle, train, &weights, 0)?;
+        let (first_rules, first_coverage) = first.into_parts();
+        let mut pool: Vec<LabeledRule> =
+            label_rules_weighted(first_rules, &first_coverage, train, &weights)?;
         let raw = self.lp.costs(&pool, 1.0)?;
         let scale = cost_scale(&raw, self.lp.normalize_costs);
         for (j, r) in pool.iter().enumerate() {
-            lp.add_rule(first.coverage.rows_of(j).to_vec(), r.class, raw[j] * scale)
+            lp.add_rule(first_coverage.rows_of(j).to_vec(), r.class, raw[j] * scale)
                 .map_err(lp_err(0))?;
         }
-        let fallback = self.lp.fallback(&pool, train);
+        let fallback = self.lp.fallback_weighted(&pool, train, &weights);
         if self.lp.coverage != CoverageRows::Off {
             let uncovered = lp.uncovered_rows();
             if let Some(&first) = uncovered.first() {
@@ -280,19 +311,15 @@ impl RugParams {
                 stop = StopReason::ZeroDuals;
                 break;
             }
-            let cand = oracle
-                .propose(train, &sol.beta, round)
-                .map_err(|e| Error::Oracle {
-                    round,
-                    message: e.to_string(),
-                })?;
-            let n_cand = cand.rules.len();
-            let cand_pool = label_rules(cand.rules, &cand.coverage, train)?;
+            let cand = propose_checked(oracle, train, &sol.beta, round)?;
+            let n_cand = cand.len();
+            let (cand_rules, cand_coverage) = cand.into_parts();
+            let cand_pool = label_rules_weighted(cand_rules, &cand_coverage, train, &weights)?;
             let cand_costs = self.lp.costs(&cand_pool, scale)?;
             let mut min_rc = f64::INFINITY;
             let mut added = 0;
             for (j, r) in cand_pool.into_iter().enumerate() {
-                let rows = cand.coverage.rows_of(j);
+                let rows = cand_coverage.rows_of(j);
                 let rc = lp
                     .reduced_cost(rows, r.class, cand_costs[j], &sol)
                     .map_err(lp_err(round))?;
@@ -337,7 +364,7 @@ impl RugParams {
             &pool,
             self.lp.threshold,
             fallback,
-            train,
+            encoder,
             lp_seconds,
         )?;
         let model = match self.min_weight {
@@ -392,7 +419,7 @@ pub struct RugRound {
 /// The duals of the last master solve, per training row.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct FinalDuals {
-    /// Hinge duals β ∈ [0, 1].
+    /// Hinge duals β ∈ [0, w] (w the row's sample weight, 1 without).
     pub beta: Vec<f64>,
     /// Coverage duals γ ≥ 0.
     pub gamma: Vec<f64>,
@@ -449,9 +476,45 @@ impl RugModel {
     }
 }
 
+impl Fit for RugParams {
+    type Model = RugModel;
+    type Error = Error;
+
+    /// Runs RUG with the weighted-tree oracle and the default LP solver
+    /// ([`rc_cover::rux::default_rux_solver`]: HiGHS (dual simplex, each
+    /// round's master LP re-solved warm from the last optimal basis) with
+    /// feature `highs`, else CBC with feature `cbc`, else minilp). The warm
+    /// re-solves reach the same optima as cold ones, but on degenerate LPs
+    /// possibly other optimal vertices, hence other duals and trees.
+    fn fit(&self, train: &Dataset) -> Result<RugModel> {
+        self.validate()?;
+        let mut oracle = TreeOracle::new(self.tree_params());
+        self.fit_with(train, &mut oracle, default_rux_solver().as_ref())
+    }
+
+    /// [`RugParams::fit_weighted_with`] with the weighted-tree oracle and
+    /// the default LP solver.
+    fn fit_weighted(&self, train: &Dataset, weights: &[f64]) -> Result<RugModel> {
+        self.validate()?;
+        let mut oracle = TreeOracle::new(self.tree_params());
+        self.fit_weighted_with(train, weights, &mut oracle, default_rux_solver().as_ref())
+    }
+}
+
+impl Fitted for RugModel {
+    fn encoder(&self) -> &Encoder {
+        self.model.encoder()
+    }
+}
+
 impl Predict for RugModel {
     type Error = Error;
 
+    /// The weighted vote of [`WeightedRuleModel`]'s `predict`: `proba` is
+    /// each class's share of the normalised weight of the covering rules;
+    /// a row no rule covers gets probability 1 on the fallback class.
+    /// Columns are matched by name and encoded as at fit; a missing value
+    /// is [`rc_cover::Error::MissingValue`].
     fn predict(&self, data: &Dataset) -> Result<Predictions> {
         Ok(self.model.predict(data)?)
     }

@@ -29,9 +29,9 @@ impl PricingOracle for TreeOracle {
         _round: usize,
     ) -> Result<Candidates, OracleError> {
         let tree = self.params.fit_weighted(train, weights)?;
-        Ok(Candidates {
-            rules: tree.rule_pool(),
-            coverage: tree.pool_coverage(train)?,
-        })
+        Ok(Candidates::new(
+            tree.rule_pool(),
+            tree.pool_coverage(train)?,
+        )?)
     }
 }

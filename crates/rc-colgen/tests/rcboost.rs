@@ -6,7 +6,7 @@ use rc_colgen::{Candidates, Error, OracleError, PricingOracle, RcBoostParams, Tr
 use rc_cover::RuleStats;
 use rc_lp::MinilpSolver;
 use rc_tree::DecisionTreeParams;
-use rulecover_core::{generate, Dataset, Predict, RuleModel, RuleSource, Target};
+use rulecover_core::{generate, Dataset, Fit, Predict, RuleModel, RuleSource, Target};
 
 fn data() -> Dataset {
     generate::twonorm(300, 11)

@@ -64,9 +64,24 @@ pub enum Error {
     /// LP (3) is unbounded (a bad cost vector).
     #[error("the rule-weighting LP is unbounded: {0}")]
     LpUnbounded(String),
+    /// A feature value is missing (`NaN`): the rules cannot tell whether
+    /// they hold.
+    #[error(
+        "feature '{feature}' has a missing value (NaN) at row {row} (0-based); the rules \
+         cannot be evaluated on missing values: impute them or drop those rows first"
+    )]
+    MissingValue {
+        /// The feature name (of the encoded data the rules read).
+        feature: String,
+        /// 0-based row of the data.
+        row: usize,
+    },
     /// The data are not usable (wrong target kind, wrong features, ...).
     #[error(transparent)]
     Data(#[from] rulecover_core::Error),
+    /// Fitting the base ensemble failed.
+    #[error("base ensemble: {0}")]
+    Ensemble(#[from] rc_tree::Error),
     /// The LP/MIP solver failed or stopped without a usable solution.
     #[error("solver: {0}")]
     Solver(String),

@@ -57,7 +57,36 @@ pub struct GreedyCover {
 /// Fails when some row is covered by no column (the cover is infeasible)
 /// or when a cost is not positive and finite.
 pub fn greedy_set_cover(coverage: &CoverageMatrix, costs: &[f64]) -> Result<GreedyCover, Error> {
+    greedy_set_cover_weighted(coverage, costs, &vec![1.0; coverage.n_rows()])
+}
+
+/// [`greedy_set_cover`] with a sample weight per row (replication
+/// semantics): a column's ratio is its cost over the total weight of the
+/// uncovered rows it covers, so a row of weight `m` counts as `m` copies;
+/// rows of weight 0 need not be covered.
+pub fn greedy_set_cover_weighted(
+    coverage: &CoverageMatrix,
+    costs: &[f64],
+    row_weights: &[f64],
+) -> Result<GreedyCover, Error> {
     let n_cols = coverage.n_rules();
+    if row_weights.len() != coverage.n_rows() {
+        return Err(Error::Shape(format!(
+            "{} row weights for {} rows",
+            row_weights.len(),
+            coverage.n_rows()
+        )));
+    }
+    if let Some(i) = row_weights
+        .iter()
+        .position(|w| !(w.is_finite() && *w >= 0.0))
+    {
+        return Err(Error::InvalidParameter {
+            name: "sample_weight",
+            value: row_weights[i].to_string(),
+            reason: format!("row {i}: weights must be finite and non-negative"),
+        });
+    }
     if costs.len() != n_cols {
         return Err(Error::Shape(format!(
             "{} costs for {} columns",
@@ -75,7 +104,11 @@ pub fn greedy_set_cover(coverage: &CoverageMatrix, costs: &[f64]) -> Result<Gree
             cost: *c,
         });
     }
-    let uncovered_rows = coverage.uncovered_rows();
+    let uncovered_rows: Vec<usize> = coverage
+        .uncovered_rows()
+        .into_iter()
+        .filter(|&i| row_weights[i] > 0.0)
+        .collect();
     if !uncovered_rows.is_empty() {
         return Err(Error::Uncoverable {
             rows: uncovered_rows.len(),
@@ -83,13 +116,26 @@ pub fn greedy_set_cover(coverage: &CoverageMatrix, costs: &[f64]) -> Result<Gree
         });
     }
     let by_row = coverage.rules_by_row();
-    let mut remaining: Vec<usize> = (0..n_cols).map(|j| coverage.rows_of(j).len()).collect();
-    let mut covered = vec![false; coverage.n_rows()];
-    let mut left = coverage.n_rows();
+    // Rows of weight 0 count as covered from the start.
+    let mut covered: Vec<bool> = row_weights.iter().map(|&w| w == 0.0).collect();
+    let mut left = covered.iter().filter(|&&c| !c).count();
+    // Uncovered rows of each column, and their total weight (a sum and
+    // differences of whole numbers under unit or integer weights, hence
+    // exact).
+    let mut remaining = vec![0usize; n_cols];
+    let mut remaining_weight = vec![0.0f64; n_cols];
+    for j in 0..n_cols {
+        for &i in coverage.rows_of(j) {
+            if !covered[i as usize] {
+                remaining[j] += 1;
+                remaining_weight[j] += row_weights[i as usize];
+            }
+        }
+    }
     let mut heap: BinaryHeap<Candidate> = (0..n_cols)
         .filter(|&j| remaining[j] > 0)
         .map(|j| Candidate {
-            ratio: costs[j] / remaining[j] as f64,
+            ratio: costs[j] / remaining_weight[j],
             column: j,
         })
         .collect();
@@ -102,7 +148,7 @@ pub fn greedy_set_cover(coverage: &CoverageMatrix, costs: &[f64]) -> Result<Gree
         if remaining[j] == 0 {
             continue;
         }
-        let ratio = costs[j] / remaining[j] as f64;
+        let ratio = costs[j] / remaining_weight[j];
         if ratio != top.ratio {
             heap.push(Candidate { ratio, column: j });
             continue;
@@ -115,6 +161,7 @@ pub fn greedy_set_cover(coverage: &CoverageMatrix, costs: &[f64]) -> Result<Gree
                 left -= 1;
                 for &k in &by_row[i] {
                     remaining[k as usize] -= 1;
+                    remaining_weight[k as usize] -= row_weights[i];
                 }
             }
         }

@@ -3,7 +3,13 @@
 //! picks and weights rules (seed 001).
 //!
 //! A pool comes from any [`rulecover_core::RuleSource`] — a random forest, a
-//! boosted ensemble, or rules from elsewhere. MIRCO keeps a handful of its
+//! boosted ensemble, or rules from elsewhere. Both learners select from a
+//! given fitted ensemble ([`SelectFrom::fit_from`], taking the ensemble's
+//! encoder), fit their own ensemble first ([`rulecover_core::Fit`]: the
+//! params own the ensemble's params), or select from a plain rule source
+//! whose rules index the training columns as they are
+//! ([`MircoParams::select`], [`RuxParams::select`]). All accept sample
+//! weights with replication semantics ([`row_weights`]). MIRCO keeps a handful of its
 //! rules such that every training row is covered, preferring pure rules,
 //! and predicts by the class-count vote of the rules a row satisfies.
 //!
@@ -29,7 +35,7 @@
 //!     vec![vec![0.0, 1.0, 2.0, 3.0, 4.0, 5.0]],
 //!     Target::Classes { labels: vec![0, 0, 0, 1, 1, 1], names: vec!["a".into(), "b".into()] },
 //! )?;
-//! let model = MircoParams::default().fit(&Rules, &data)?;
+//! let model = MircoParams::default().select(&Rules, &data)?;
 //! assert_eq!(model.n_rules(), 2);       // the two pure rules, cost 1 each
 //! let labels = model.predict(&data)?.labels().unwrap();
 //! assert_eq!(labels, vec![0, 0, 0, 1, 1, 1]);
@@ -44,18 +50,22 @@
 pub mod error;
 pub mod exact;
 pub mod greedy;
+pub mod input;
 pub mod mirco;
 pub mod pool;
+pub mod row_weights;
 pub mod rux;
 pub mod rux_lp;
+pub mod select;
 pub mod vote;
 pub mod weighted;
 
 pub use error::{Error, Result};
-pub use greedy::{greedy_set_cover, GreedyCover};
+pub use greedy::{greedy_set_cover, greedy_set_cover_weighted, GreedyCover};
 pub use mirco::{CoverSolver, CoverStatus, MircoModel, MircoParams};
 pub use pool::{Impurity, LabeledPool, RuleStats};
-pub use rux::{RuleCost, RuxParams, Uncovered};
+pub use rux::{RuleCost, RuxBase, RuxParams, Uncovered};
 pub use rux_lp::{ColumnPolicy, CoverageRows, LpForm, RuleLp, RuleLpSolution};
+pub use select::SelectFrom;
 pub use vote::vote;
 pub use weighted::{CaseStudy, Fallback, ScoredRule, WeightedRuleModel};

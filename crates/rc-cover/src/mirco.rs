@@ -5,15 +5,19 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use rc_tree::{RandomForestParams, RandomStream};
 use rulecover_core::{
-    Antecedent, Dataset, Feature, Outcome, Predict, Predictions, Rule, RuleModel, RuleSet,
-    RuleSource, WeightedRule,
+    Antecedent, Dataset, Encoder, Encoding, Feature, Fit, Fitted, Outcome, Predict, Predictions,
+    Rule, RuleModel, RuleSet, RuleSource, WeightedRule,
 };
 
 use crate::error::{Error, Result};
 use crate::exact::exact_set_cover;
-use crate::greedy::greedy_set_cover;
+use crate::greedy::greedy_set_cover_weighted;
+use crate::input::{check_no_missing, encoded};
 use crate::pool::{Impurity, LabeledPool, RuleStats};
+use crate::row_weights::{coverage_count, positive_rows};
+use crate::select::SelectFrom;
 use crate::vote::vote;
 
 /// How model (1), the weighted set cover, is solved.
@@ -44,8 +48,9 @@ pub enum CoverStatus {
     },
 }
 
-/// MIRCO parameters.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+/// MIRCO parameters: the rule selection, and the random forest it selects
+/// from when fitted as an estimator ([`Fit`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MircoParams {
     /// Impurity in the rule cost `1 + w_j` (classification). Default Gini.
     pub impurity: Impurity,
@@ -54,6 +59,12 @@ pub struct MircoParams {
     /// Multiplier of the leaf MSE in the regression cost `1 + s · MSE`
     /// (seed 000 §S.3 suggests tuning it). Default 1.
     pub mse_scale: f64,
+    /// The forest fitted by [`Fit::fit`] before the selection (not used by
+    /// [`SelectFrom::fit_from`]). Default: seed 000's forest,
+    /// scikit-learn's `RandomForestClassifier(max_depth=10,
+    /// n_estimators=100)` with scikit-learn's random streams (the paper
+    /// tunes depth over {5, 10, 20} and size over {10, 50, 100}).
+    pub forest: RandomForestParams,
 }
 
 impl Default for MircoParams {
@@ -62,6 +73,10 @@ impl Default for MircoParams {
             impurity: Impurity::Gini,
             solver: CoverSolver::Greedy,
             mse_scale: 1.0,
+            forest: RandomForestParams::classifier()
+                .max_depth(10)
+                .n_estimators(100)
+                .random_stream(RandomStream::Sklearn),
         }
     }
 }
@@ -85,6 +100,12 @@ impl MircoParams {
         self
     }
 
+    /// Sets the forest fitted by [`Fit::fit`].
+    pub fn forest(mut self, forest: RandomForestParams) -> Self {
+        self.forest = forest;
+        self
+    }
+
     /// Checks the parameters.
     pub fn validate(&self) -> Result<()> {
         if !(self.mse_scale.is_finite() && self.mse_scale >= 0.0) {
@@ -94,25 +115,56 @@ impl MircoParams {
                 reason: "must be finite and >= 0".into(),
             });
         }
+        if let CoverSolver::Exact { time_limit } = self.solver {
+            if time_limit.is_zero() {
+                return Err(Error::InvalidParameter {
+                    name: "solver.time_limit",
+                    value: "0 s".into(),
+                    reason: "the exact cover needs a positive time limit".into(),
+                });
+            }
+        }
         Ok(())
     }
 
-    /// Runs MIRCO on the rules of `source` (e.g. a random forest), routing
-    /// the whole training set through them.
-    pub fn fit<S: RuleSource + ?Sized>(&self, source: &S, train: &Dataset) -> Result<MircoModel> {
+    /// Runs MIRCO on the rules of a source without an encoder (e.g. rules
+    /// written by hand): the rules index the columns of `train` as they
+    /// are, and the model reads new data by those columns' names.
+    pub fn select<S: RuleSource + ?Sized>(
+        &self,
+        source: &S,
+        train: &Dataset,
+    ) -> Result<MircoModel> {
         self.validate()?;
-        let pool = LabeledPool::from_source(source, train)?;
-        self.fit_pool(&pool, train)
+        let (encoder, train) = Encoder::fit(train, Encoding::Native)?;
+        check_no_missing(&train)?;
+        let pool = LabeledPool::from_source(source, &train)?;
+        self.fit_pool_encoded(&pool, &train, encoder)
     }
 
-    /// Runs MIRCO on an already labelled pool (e.g. RCBoost's final pool).
+    /// Runs MIRCO on an already labelled pool whose rules index the columns
+    /// of `train` as they are.
     pub fn fit_pool(&self, pool: &LabeledPool, train: &Dataset) -> Result<MircoModel> {
+        let (encoder, train) = Encoder::fit(train, Encoding::Native)?;
+        self.fit_pool_encoded(pool, &train, encoder)
+    }
+
+    /// Runs MIRCO on an already labelled pool (e.g. RCBoost's final pool)
+    /// of the encoded training data `train`, storing `encoder` (the one
+    /// that encoded `train`) in the model. The pool's row weights are the
+    /// sample weights.
+    pub fn fit_pool_encoded(
+        &self,
+        pool: &LabeledPool,
+        train: &Dataset,
+        encoder: Encoder,
+    ) -> Result<MircoModel> {
         self.validate()?;
         if pool.is_empty() {
             return Err(Error::EmptyPool);
         }
         let costs = pool.costs(self.impurity, self.mse_scale);
-        let greedy = greedy_set_cover(&pool.coverage, &costs)?;
+        let greedy = greedy_set_cover_weighted(&pool.coverage, &costs, &pool.row_weights)?;
         let (selected, status) = match self.solver {
             CoverSolver::Greedy => (greedy.selected, CoverStatus::Greedy),
             CoverSolver::Exact { time_limit } => {
@@ -121,14 +173,17 @@ impl MircoParams {
             }
         };
         Ok(MircoModel {
-            features: train.features().to_vec(),
-            class_names: train.class_names().to_vec(),
+            encoder,
             n_classes: train.n_classes(),
             rules: selected
                 .iter()
                 .map(|&j| pool.rules[j].rule.clone())
                 .collect(),
             stats: selected.iter().map(|&j| pool.stats[j].clone()).collect(),
+            coverage: selected
+                .iter()
+                .map(|&j| coverage_count(pool.covered_weight(j)))
+                .collect(),
             costs: selected.iter().map(|&j| costs[j]).collect(),
             pool_columns: selected,
             pool_size: pool.len(),
@@ -137,14 +192,57 @@ impl MircoParams {
     }
 }
 
+impl<S: RuleSource + Fitted + ?Sized> SelectFrom<S> for MircoParams {
+    type Model = MircoModel;
+
+    /// Runs MIRCO on the rules of `source` (e.g. a random forest), routing
+    /// the whole training set, encoded by the source's encoder, through
+    /// them.
+    fn fit_from(&self, source: &S, data: &Dataset) -> Result<MircoModel> {
+        self.fit_from_weighted(source, data, &vec![1.0; data.n_rows()])
+    }
+
+    /// Rows of weight 0 are left out (they need not be covered); the rules'
+    /// class counts (or target means and MSEs) are weighted, and the greedy
+    /// counts a row of weight `m` as `m` rows.
+    fn fit_from_weighted(&self, source: &S, data: &Dataset, weights: &[f64]) -> Result<MircoModel> {
+        self.validate()?;
+        let encoder = source.encoder().clone();
+        let train = encoded(&encoder, data)?;
+        let (train, weights) = positive_rows(&train, weights)?;
+        let pool = LabeledPool::from_source_weighted(source, &train, &weights)?;
+        self.fit_pool_encoded(&pool, &train, encoder)
+    }
+}
+
+impl Fit for MircoParams {
+    type Model = MircoModel;
+    type Error = Error;
+
+    /// Fits [`MircoParams::forest`] to `data`, then selects its rules.
+    fn fit(&self, data: &Dataset) -> Result<MircoModel> {
+        self.validate()?;
+        let forest = self.forest.fit(data)?;
+        self.fit_from(&forest, data)
+    }
+
+    /// Fits the forest with the same weights, then selects with them.
+    fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<MircoModel> {
+        self.validate()?;
+        let forest = Fit::fit_weighted(&self.forest, data, weights)?;
+        self.fit_from_weighted(&forest, data, weights)
+    }
+}
+
 /// A fitted MIRCO rule set.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MircoModel {
-    features: Vec<Feature>,
-    class_names: Vec<String>,
+    encoder: Encoder,
     n_classes: usize,
     rules: Vec<Rule>,
     stats: Vec<RuleStats>,
+    /// Training rows (total weight) each rule covers.
+    coverage: Vec<usize>,
     costs: Vec<f64>,
     pool_columns: Vec<usize>,
     pool_size: usize,
@@ -157,9 +255,21 @@ impl MircoModel {
         &self.rules
     }
 
-    /// Training statistics of each selected rule (class counts `n_jk`).
+    /// The encoded features the rules index.
+    pub fn features(&self) -> &[Feature] {
+        self.encoder.encoded_features()
+    }
+
+    /// Training statistics of each selected rule (class counts `n_jk`,
+    /// weighted with sample weights).
     pub fn stats(&self) -> &[RuleStats] {
         &self.stats
+    }
+
+    /// Training rows each selected rule covers (their total weight, rounded,
+    /// with sample weights).
+    pub fn coverage(&self) -> &[usize] {
+        &self.coverage
     }
 
     /// Cost `1 + w_j` of each selected rule.
@@ -183,15 +293,13 @@ impl MircoModel {
     }
 
     /// Predictions plus, for each row, whether no rule covered it.
+    ///
+    /// # Errors
+    /// The alignment errors of [`Encoder::transform`] and
+    /// [`Error::MissingValue`] for a `NaN`.
     pub fn predict_with_missed(&self, data: &Dataset) -> Result<(Predictions, Vec<bool>)> {
-        if data.n_features() != self.features.len() {
-            return Err(Error::Shape(format!(
-                "the rules use {} features but the data has {}",
-                self.features.len(),
-                data.n_features()
-            )));
-        }
-        Ok(vote(&self.rules, &self.stats, self.n_classes, data))
+        let data = encoded(&self.encoder, data)?;
+        Ok(vote(&self.rules, &self.stats, self.n_classes, &data))
     }
 
     /// Fraction of rows of `data` covered by no selected rule ("missed").
@@ -203,32 +311,42 @@ impl MircoModel {
     /// The rules as a printable rule set (class counts as outcomes).
     fn to_rule_set(&self) -> RuleSet {
         RuleSet {
-            features: self.features.clone(),
-            class_names: self.class_names.clone(),
+            features: self.features().to_vec(),
+            class_names: self.encoder.schema().classes().to_vec(),
             rules: self
                 .rules
                 .iter()
                 .zip(&self.stats)
-                .map(|(r, s)| WeightedRule {
+                .zip(&self.coverage)
+                .map(|((r, s), &coverage)| WeightedRule {
                     antecedent: Antecedent::Conjunction(r.clone()),
                     outcome: match s {
                         RuleStats::Counts(c) => Outcome::ClassCounts(c.clone()),
                         RuleStats::Value { mean, .. } => Outcome::Value(*mean),
                     },
                     weight: 1.0,
-                    coverage: match s {
-                        RuleStats::Counts(c) => c.iter().sum::<f64>() as usize,
-                        RuleStats::Value { .. } => 0,
-                    },
+                    coverage,
                 })
                 .collect(),
         }
     }
 }
 
+impl Fitted for MircoModel {
+    fn encoder(&self) -> &Encoder {
+        &self.encoder
+    }
+}
+
 impl Predict for MircoModel {
     type Error = Error;
 
+    /// Classification: `proba` is the normalised class-count vote of seed
+    /// 000's eq. (2): the training class counts of every selected rule the
+    /// row satisfies, summed and divided by their total. A row no rule
+    /// covers ("missed") gets every rule's counts times the fraction of
+    /// its conditions the row satisfies (uniform when that is zero too).
+    /// Regression: the mean of the covering rules' training means.
     fn predict(&self, data: &Dataset) -> Result<Predictions> {
         Ok(self.predict_with_missed(data)?.0)
     }

@@ -38,13 +38,15 @@ impl Impurity {
 /// What the training rows of one rule look like.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum RuleStats {
-    /// Unweighted class counts `n_jk` (classification).
+    /// Class counts `n_jk` of the covered rows (classification), weighted
+    /// by the sample weights when there are any.
     Counts(Vec<f64>),
     /// Mean and mean squared error of the target (regression).
     Value {
-        /// Mean target of the covered rows.
+        /// Mean target of the covered rows (weighted mean with sample
+        /// weights).
         mean: f64,
-        /// Mean of `(y − mean)²` over the covered rows.
+        /// Mean of `(y − mean)²` over the covered rows (weighted).
         mse: f64,
     },
 }
@@ -58,19 +60,50 @@ pub struct LabeledPool {
     pub coverage: CoverageMatrix,
     /// Statistics of each rule's training rows.
     pub stats: Vec<RuleStats>,
+    /// Sample weight of each training row (1 without weights; see
+    /// [`crate::row_weights`]).
+    pub row_weights: Vec<f64>,
 }
 
 impl LabeledPool {
     /// Takes the pool of `source` and routes the whole training set
     /// through it (not a bootstrap sample: seed 000 §2.3).
     pub fn from_source<S: RuleSource + ?Sized>(source: &S, train: &Dataset) -> Result<Self> {
+        Self::from_source_weighted(source, train, &vec![1.0; train.n_rows()])
+    }
+
+    /// [`LabeledPool::from_source`] with one positive sample weight per
+    /// training row.
+    pub fn from_source_weighted<S: RuleSource + ?Sized>(
+        source: &S,
+        train: &Dataset,
+        row_weights: &[f64],
+    ) -> Result<Self> {
         let rules = source.rule_pool();
         let coverage = source.pool_coverage(train)?;
-        Self::new(rules, coverage, train)
+        Self::new_weighted(rules, coverage, train, row_weights)
     }
 
     /// A pool from rules and their (already computed) training coverage.
     pub fn new(rules: Vec<PoolRule>, coverage: CoverageMatrix, train: &Dataset) -> Result<Self> {
+        Self::new_weighted(rules, coverage, train, &vec![1.0; train.n_rows()])
+    }
+
+    /// [`LabeledPool::new`] with one positive sample weight per training
+    /// row: the rules' statistics are weighted (replication semantics).
+    pub fn new_weighted(
+        rules: Vec<PoolRule>,
+        coverage: CoverageMatrix,
+        train: &Dataset,
+        row_weights: &[f64],
+    ) -> Result<Self> {
+        if row_weights.len() != train.n_rows() {
+            return Err(Error::Shape(format!(
+                "{} sample weights for {} training rows",
+                row_weights.len(),
+                train.n_rows()
+            )));
+        }
         if rules.is_empty() {
             return Err(Error::EmptyPool);
         }
@@ -84,12 +117,13 @@ impl LabeledPool {
             )));
         }
         let stats = (0..rules.len())
-            .map(|j| rule_stats(coverage.rows_of(j), train))
+            .map(|j| rule_stats(coverage.rows_of(j), train, row_weights))
             .collect();
         Ok(LabeledPool {
             rules,
             coverage,
             stats,
+            row_weights: row_weights.to_vec(),
         })
     }
 
@@ -101,6 +135,12 @@ impl LabeledPool {
     /// True when the pool has no rules.
     pub fn is_empty(&self) -> bool {
         self.rules.is_empty()
+    }
+
+    /// Training weight covered by rule `j` (its number of rows under unit
+    /// weights).
+    pub fn covered_weight(&self, j: usize) -> f64 {
+        crate::row_weights::weight_of(self.coverage.rows_of(j), &self.row_weights)
     }
 
     /// MIRCO's costs: `1 + impurity` of each rule's training rows
@@ -123,7 +163,7 @@ impl LabeledPool {
         coverage: CoverageMatrix,
         train: &Dataset,
     ) -> Result<()> {
-        let more = LabeledPool::new(rules, coverage, train)?;
+        let more = LabeledPool::new_weighted(rules, coverage, train, &self.row_weights)?;
         self.rules.extend(more.rules);
         self.coverage.extend(more.coverage);
         self.stats.extend(more.stats);
@@ -131,24 +171,28 @@ impl LabeledPool {
     }
 }
 
-/// Statistics of the rows `rows` of `train`.
-pub fn rule_stats(rows: &[u32], train: &Dataset) -> RuleStats {
+/// Statistics of the rows `rows` of `train`, each row counted with its
+/// weight in `row_weights` (all 1 for the unweighted statistics).
+pub fn rule_stats(rows: &[u32], train: &Dataset, row_weights: &[f64]) -> RuleStats {
     if train.is_classification() {
         let mut counts = vec![0.0; train.n_classes()];
         for &i in rows {
-            counts[train.label(i as usize)] += 1.0;
+            counts[train.label(i as usize)] += row_weights[i as usize];
         }
         RuleStats::Counts(counts)
     } else {
-        let n = rows.len().max(1) as f64;
+        // Under unit weights these are exactly the unweighted sums (w·y = y
+        // and Σ 1 = |rows|).
+        let total = crate::row_weights::weight_of(rows, row_weights);
+        let n = if rows.is_empty() { 1.0 } else { total };
         let mean = rows
             .iter()
-            .map(|&i| train.target_value(i as usize))
+            .map(|&i| row_weights[i as usize] * train.target_value(i as usize))
             .sum::<f64>()
             / n;
         let mse = rows
             .iter()
-            .map(|&i| (train.target_value(i as usize) - mean).powi(2))
+            .map(|&i| row_weights[i as usize] * (train.target_value(i as usize) - mean).powi(2))
             .sum::<f64>()
             / n;
         RuleStats::Value { mean, mse }

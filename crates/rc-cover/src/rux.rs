@@ -3,12 +3,12 @@
 //!
 //! ```
 //! use rulecover_core::{generate, Fit, Predict, RuleModel};
-//! use rc_cover::RuxParams;
+//! use rc_cover::{RuxParams, SelectFrom};
 //! use rc_tree::RandomForestParams;
 //!
 //! let train = generate::twonorm(300, 1);
 //! let rf = RandomForestParams::classifier().n_estimators(20).max_depth(3).seed(1).fit(&train)?;
-//! let rux = RuxParams::for_forest().fit(&rf, &train)?;   // rule-length costs, ε = 0.01
+//! let rux = RuxParams::for_forest().fit_from(&rf, &train)?; // rule-length costs, ε = 0.01
 //! assert!(rux.n_rules() < rf.n_rules() / 2);              // far fewer rules than leaves
 //! let pred = rux.predict(&train)?.labels().unwrap();
 //! let truth = train.labels()?;
@@ -24,11 +24,17 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use rc_lp::LpSolver;
+use rc_tree::{AdaBoostAlgorithm, AdaBoostParams, RandomForestParams};
 use rulecover_core::metrics::argmax;
-use rulecover_core::{CoverageMatrix, Dataset, PoolRule, Rule, RuleSource};
+use rulecover_core::{
+    CoverageMatrix, Dataset, Encoder, Encoding, Fit, Fitted, PoolRule, Rule, RuleSource,
+};
 
 use crate::error::{Error, Result};
+use crate::input::{check_no_missing, encoded};
+use crate::row_weights::{positive_rows, weighted_class_counts};
 use crate::rux_lp::{ColumnPolicy, CoverageRows, LpForm, RuleLp, RuleLpSolution};
+use crate::select::SelectFrom;
 use crate::weighted::{rule_length, Fallback, FitInfo, ScoredRule, WeightedRuleModel};
 
 /// What the cost function of a rule gets to see.
@@ -38,7 +44,8 @@ pub struct RuleFacts<'a> {
     pub rule: &'a Rule,
     /// Its class (majority of the training rows it covers).
     pub class: usize,
-    /// Training rows of each class it covers.
+    /// Training rows of each class it covers (weighted with sample
+    /// weights).
     pub class_counts: &'a [f64],
     /// The estimator it came from.
     pub estimator: usize,
@@ -133,6 +140,47 @@ pub enum Uncovered {
     MajorityClass,
 }
 
+/// The ensemble RUX fits before weighting its rules, when fitted as an
+/// estimator ([`Fit`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum RuxBase {
+    /// A random forest (RUX-RF).
+    Forest(RandomForestParams),
+    /// AdaBoost (RUX-ADA, with SAMME in seed 001).
+    AdaBoost(AdaBoostParams),
+}
+
+impl RuxBase {
+    /// Seed 001's forest: scikit-learn's `RandomForestClassifier(max_depth=3,
+    /// n_estimators=100)` (the paper tunes depth over {1, 2, 3} and size
+    /// over {100, 200}).
+    pub fn forest() -> Self {
+        RuxBase::Forest(
+            RandomForestParams::classifier()
+                .max_depth(3)
+                .n_estimators(100),
+        )
+    }
+
+    /// Seed 001's AdaBoost: SAMME with depth-3 trees, 100 estimators (same
+    /// grids as the forest).
+    pub fn adaboost() -> Self {
+        RuxBase::AdaBoost(
+            AdaBoostParams::new()
+                .max_depth(3)
+                .n_estimators(100)
+                .algorithm(AdaBoostAlgorithm::Samme),
+        )
+    }
+}
+
+impl Default for RuxBase {
+    /// [`RuxBase::forest`].
+    fn default() -> Self {
+        RuxBase::forest()
+    }
+}
+
 /// Parameters of RUX (and the LP part of RUG).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RuxParams {
@@ -160,6 +208,10 @@ pub struct RuxParams {
     /// slower on seed 001's forests (see docs/PERFORMANCE.md).
     #[serde(default)]
     pub policy: ColumnPolicy,
+    /// The ensemble fitted by [`Fit::fit`] before the LP (not used by
+    /// [`SelectFrom::fit_from`], nor by RUG).
+    #[serde(default)]
+    pub base: RuxBase,
 }
 
 impl Default for RuxParams {
@@ -173,19 +225,29 @@ impl Default for RuxParams {
             uncovered: Uncovered::FirstEstimator,
             form: LpForm::Dual,
             policy: ColumnPolicy::All,
+            base: RuxBase::forest(),
         }
     }
 }
 
 impl RuxParams {
-    /// RUX-RF of Table 1: rule-length costs.
+    /// RUX-RF of Table 1: rule-length costs, over [`RuxBase::forest`].
     pub fn for_forest() -> Self {
         Self::default()
     }
 
-    /// RUX-ADA of Table 1: costs `1/α` of the rule's AdaBoost (SAMME) tree.
+    /// RUX-ADA of Table 1: costs `1/α` of the rule's AdaBoost (SAMME) tree,
+    /// over [`RuxBase::adaboost`].
     pub fn for_adaboost() -> Self {
-        Self::default().cost(RuleCost::InverseEstimatorWeight)
+        Self::default()
+            .cost(RuleCost::InverseEstimatorWeight)
+            .base(RuxBase::adaboost())
+    }
+
+    /// Sets the ensemble fitted by [`Fit::fit`].
+    pub fn base(mut self, base: RuxBase) -> Self {
+        self.base = base;
+        self
     }
 
     /// Sets the coverage right-hand side ε (> 0).
@@ -264,38 +326,96 @@ impl RuxParams {
         Ok(())
     }
 
-    /// Runs RUX on the rules of `source` (a forest, a boosted ensemble, any
-    /// rule pool) with the default LP solver ([`default_rux_solver`]).
-    pub fn fit<S: RuleSource + ?Sized>(
+    /// Runs RUX on the rules of a source without an encoder (e.g. rules
+    /// written by hand) with the default LP solver: the rules index the
+    /// columns of `train` as they are, and the model reads new data by
+    /// those columns' names.
+    pub fn select<S: RuleSource + ?Sized>(
         &self,
         source: &S,
         train: &Dataset,
     ) -> Result<WeightedRuleModel> {
-        self.fit_with(source, train, default_rux_solver().as_ref())
+        self.select_with(source, train, default_rux_solver().as_ref())
     }
 
-    /// Runs RUX with a given LP solver (duals are not needed).
-    pub fn fit_with<S: RuleSource + ?Sized>(
+    /// [`RuxParams::select`] with a given LP solver.
+    pub fn select_with<S: RuleSource + ?Sized>(
         &self,
         source: &S,
         train: &Dataset,
         solver: &dyn LpSolver,
     ) -> Result<WeightedRuleModel> {
         self.validate()?;
+        let (encoder, train) = Encoder::fit(train, Encoding::Native)?;
+        check_no_missing(&train)?;
         let rules = source.rule_pool();
         if rules.is_empty() {
             return Err(Error::EmptyPool);
         }
-        let coverage = source.pool_coverage(train)?;
-        self.fit_pool(rules, &coverage, train, solver)
+        let coverage = source.pool_coverage(&train)?;
+        let weights = vec![1.0; train.n_rows()];
+        self.fit_encoded(rules, &coverage, &train, &weights, encoder, solver)
     }
 
-    /// Runs RUX on rules and their (already computed) training coverage.
+    /// Runs RUX on the rules of a fitted `source` (a forest, a boosted
+    /// ensemble) with a given LP solver (duals are not needed); the
+    /// training data are encoded by the source's encoder.
+    pub fn fit_with<S: RuleSource + Fitted + ?Sized>(
+        &self,
+        source: &S,
+        train: &Dataset,
+        solver: &dyn LpSolver,
+    ) -> Result<WeightedRuleModel> {
+        self.fit_weighted_with(source, train, &vec![1.0; train.n_rows()], solver)
+    }
+
+    /// [`RuxParams::fit_with`] with one non-negative sample weight per
+    /// training row (replication semantics): rows of weight 0 are left
+    /// out, rules are labelled by weighted class counts, and a row's hinge
+    /// loss costs its weight in LP (3).
+    pub fn fit_weighted_with<S: RuleSource + Fitted + ?Sized>(
+        &self,
+        source: &S,
+        train: &Dataset,
+        weights: &[f64],
+        solver: &dyn LpSolver,
+    ) -> Result<WeightedRuleModel> {
+        self.validate()?;
+        let encoder = source.encoder().clone();
+        let train = encoded(&encoder, train)?;
+        let (train, weights) = positive_rows(&train, weights)?;
+        let rules = source.rule_pool();
+        if rules.is_empty() {
+            return Err(Error::EmptyPool);
+        }
+        let coverage = source.pool_coverage(&train)?;
+        self.fit_encoded(rules, &coverage, &train, &weights, encoder, solver)
+    }
+
+    /// Runs RUX on rules and their (already computed) training coverage;
+    /// the rules index the columns of `train` as they are.
     pub fn fit_pool(
         &self,
         rules: Vec<PoolRule>,
         coverage: &CoverageMatrix,
         train: &Dataset,
+        solver: &dyn LpSolver,
+    ) -> Result<WeightedRuleModel> {
+        let (encoder, train) = Encoder::fit(train, Encoding::Native)?;
+        let weights = vec![1.0; train.n_rows()];
+        self.fit_encoded(rules, coverage, &train, &weights, encoder, solver)
+    }
+
+    /// RUX on rules and their coverage of the encoded training data
+    /// `train`, rows weighted by `weights` (all positive), the model
+    /// storing `encoder`.
+    fn fit_encoded(
+        &self,
+        rules: Vec<PoolRule>,
+        coverage: &CoverageMatrix,
+        train: &Dataset,
+        weights: &[f64],
+        encoder: Encoder,
         solver: &dyn LpSolver,
     ) -> Result<WeightedRuleModel> {
         self.validate()?;
@@ -313,9 +433,10 @@ impl RuxParams {
             )));
         }
         let mut lp = RuleLp::new(&labels, self.eps, self.coverage)?
+            .with_row_weights(weights)?
             .with_form(self.form)
             .with_policy(self.policy);
-        let labelled = label_rules(rules, coverage, train)?;
+        let labelled = label_rules_weighted(rules, coverage, train, weights)?;
         let costs = self.costs(&labelled, 1.0)?;
         let scale = cost_scale(&costs, self.normalize_costs);
         for (j, r) in labelled.iter().enumerate() {
@@ -331,14 +452,14 @@ impl RuxParams {
             }
         }
         let sol = lp.solve(solver)?;
-        let fallback = self.fallback(&labelled, train);
+        let fallback = self.fallback_weighted(&labelled, train, weights);
         weighted_model(
             &lp,
             &sol,
             &labelled,
             self.threshold,
             fallback,
-            train,
+            encoder,
             sol.stats.seconds,
         )
     }
@@ -365,13 +486,19 @@ impl RuxParams {
 
     /// The fallback of [`RuxParams::uncovered`] for a labelled pool.
     pub fn fallback(&self, rules: &[LabeledRule], train: &Dataset) -> Fallback {
-        let majority = argmax(
-            &train
-                .class_counts()
-                .iter()
-                .map(|&c| c as f64)
-                .collect::<Vec<_>>(),
-        );
+        self.fallback_weighted(rules, train, &vec![1.0; train.n_rows()])
+    }
+
+    /// [`RuxParams::fallback`] with the majority class by weighted class
+    /// counts (`weights`: one per row of `train`).
+    pub fn fallback_weighted(
+        &self,
+        rules: &[LabeledRule],
+        train: &Dataset,
+        weights: &[f64],
+    ) -> Fallback {
+        let labels: Vec<usize> = (0..train.n_rows()).map(|i| train.label(i)).collect();
+        let majority = argmax(&weighted_class_counts(&labels, weights, train.n_classes()));
         match self.uncovered {
             Uncovered::MajorityClass => Fallback::Class(majority),
             Uncovered::FirstEstimator => {
@@ -429,9 +556,11 @@ pub fn default_rux_solver() -> Box<dyn LpSolver> {
 pub struct LabeledRule {
     /// The rule and where it came from.
     pub pool: PoolRule,
-    /// Majority class of its training rows (ties to the lowest class).
+    /// Majority class of its training rows (weighted counts with sample
+    /// weights; ties to the lowest class).
     pub class: usize,
-    /// Training rows of each class it covers.
+    /// Training rows of each class it covers (total weight with sample
+    /// weights).
     pub class_counts: Vec<f64>,
 }
 
@@ -449,13 +578,40 @@ impl LabeledRule {
 }
 
 /// Labels each rule by the unweighted majority class of the training rows
-/// it covers (seed 001: as a tree leaf, even for trees grown with sample
-/// weights). A rule covering no row is [`Error::EmptyRule`].
+/// it covers (seed 001: as a tree leaf, even for trees grown with the
+/// dual weights). A rule covering no row is [`Error::EmptyRule`]; a
+/// coverage matrix that does not have one column per rule and one row per
+/// training row is [`Error::Shape`].
 pub fn label_rules(
     rules: Vec<PoolRule>,
     coverage: &CoverageMatrix,
     train: &Dataset,
 ) -> Result<Vec<LabeledRule>> {
+    label_rules_weighted(rules, coverage, train, &vec![1.0; train.n_rows()])
+}
+
+/// [`label_rules`] with the training rows counted with their sample
+/// weights (replication semantics: a row of weight `m` counts as `m`
+/// rows).
+pub fn label_rules_weighted(
+    rules: Vec<PoolRule>,
+    coverage: &CoverageMatrix,
+    train: &Dataset,
+    row_weights: &[f64],
+) -> Result<Vec<LabeledRule>> {
+    if coverage.n_rules() != rules.len()
+        || coverage.n_rows() != train.n_rows()
+        || row_weights.len() != train.n_rows()
+    {
+        return Err(Error::Shape(format!(
+            "coverage is {}×{} but there are {} rules, {} training rows and {} row weights",
+            coverage.n_rows(),
+            coverage.n_rules(),
+            rules.len(),
+            train.n_rows(),
+            row_weights.len()
+        )));
+    }
     let k = train.n_classes();
     rules
         .into_iter()
@@ -467,7 +623,7 @@ pub fn label_rules(
             }
             let mut counts = vec![0.0; k];
             for &i in rows {
-                counts[train.label(i as usize)] += 1.0;
+                counts[train.label(i as usize)] += row_weights[i as usize];
             }
             Ok(LabeledRule {
                 pool,
@@ -487,7 +643,7 @@ pub fn weighted_model(
     rules: &[LabeledRule],
     threshold: f64,
     fallback: Fallback,
-    train: &Dataset,
+    encoder: Encoder,
     lp_seconds: f64,
 ) -> Result<WeightedRuleModel> {
     if rules.len() != lp.n_rules() || sol.w.len() != lp.n_rules() {
@@ -529,12 +685,54 @@ pub fn weighted_model(
         lp_seconds,
         uncovered_training_rows: covered.iter().filter(|&&c| !c).count(),
     };
-    WeightedRuleModel::new(
-        train.features().to_vec(),
-        train.class_names().to_vec(),
-        train.n_classes(),
-        scored,
-        fallback,
-        info,
-    )
+    let n_classes = encoder.schema().classes().len();
+    WeightedRuleModel::new(encoder, n_classes, scored, fallback, info)
+}
+
+impl<S: RuleSource + Fitted + ?Sized> SelectFrom<S> for RuxParams {
+    type Model = WeightedRuleModel;
+
+    /// [`RuxParams::fit_with`] with the default LP solver
+    /// ([`default_rux_solver`]).
+    fn fit_from(&self, source: &S, data: &Dataset) -> Result<WeightedRuleModel> {
+        self.fit_with(source, data, default_rux_solver().as_ref())
+    }
+
+    /// [`RuxParams::fit_weighted_with`] with the default LP solver.
+    fn fit_from_weighted(
+        &self,
+        source: &S,
+        data: &Dataset,
+        weights: &[f64],
+    ) -> Result<WeightedRuleModel> {
+        self.fit_weighted_with(source, data, weights, default_rux_solver().as_ref())
+    }
+}
+
+impl Fit for RuxParams {
+    type Model = WeightedRuleModel;
+    type Error = Error;
+
+    /// Fits [`RuxParams::base`] to `data`, then weights its rules.
+    fn fit(&self, data: &Dataset) -> Result<WeightedRuleModel> {
+        self.validate()?;
+        match &self.base {
+            RuxBase::Forest(p) => self.fit_from(&p.fit(data)?, data),
+            RuxBase::AdaBoost(p) => self.fit_from(&p.fit(data)?, data),
+        }
+    }
+
+    /// Fits the base ensemble with the same weights, then weights its rules
+    /// with them.
+    fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<WeightedRuleModel> {
+        self.validate()?;
+        match &self.base {
+            RuxBase::Forest(p) => {
+                self.fit_from_weighted(&Fit::fit_weighted(p, data, weights)?, data, weights)
+            }
+            RuxBase::AdaBoost(p) => {
+                self.fit_from_weighted(&Fit::fit_weighted(p, data, weights)?, data, weights)
+            }
+        }
+    }
 }

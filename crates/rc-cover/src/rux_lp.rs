@@ -12,13 +12,22 @@
 //! predicts row `i`'s class, `−1/(K−1)` when it covers the row with
 //! another class, 0 when it does not cover it (seed 001 §1.2).
 //!
+//! # Sample weights
+//!
+//! With sample weights ([`RuleLp::with_row_weights`]) the hinge slack
+//! `v_i` of row `i` costs `w_i` in the objective, exactly as `w_i` copies
+//! of the row would (their hinge rows are identical, so their slacks are
+//! equal at an optimum); coverage rows are unchanged (copies repeat the
+//! same row). Rows of one hinge class then cost the sum of their weights,
+//! so integer weights and duplicated rows give the same aggregated LP.
+//!
 //! # An exact, smaller LP
 //!
 //! The builder does not hand the solver one row per training sample.
 //! Rows with the same coverage pattern (covered by exactly the same
 //! rules) and the same class have identical hinge rows, and rows with the
 //! same pattern have identical coverage rows; each such class of rows is
-//! written once, with the cost of its `v` multiplied by its size. This
+//! written once, with the cost of its `v` multiplied by its size (the total weight of its rows). This
 //! is an exact reformulation: the optimal `w` and objective are those of
 //! (3), and splitting an aggregated row's dual evenly over its members
 //! gives an optimal dual `(β, γ)` of (3) (same dual constraints, same
@@ -168,11 +177,14 @@ pub struct RuleLpSolution {
     pub w: Vec<f64>,
     /// Hinge slacks `v_i`, one per training row.
     pub v: Vec<f64>,
-    /// Hinge duals `β_i ∈ [0, 1]`, one per training row (empty when the
-    /// solver was asked not to compute duals).
+    /// Hinge duals `β_i ∈ [0, w_i]` (`w_i` the row's sample weight, 1
+    /// without weights: the sum of the duals of its copies), one per
+    /// training row (empty when the solver was asked not to compute duals).
     pub beta: Vec<f64>,
-    /// Coverage duals `γ_i ≥ 0`, one per training row (zero for rows
-    /// whose coverage row is not in the LP; empty without duals).
+    /// Coverage duals `γ_i ≥ 0`, one per training row (the dual of its
+    /// pattern's coverage row split in proportion to the rows' weights;
+    /// zero for rows whose coverage row is not in the LP; empty without
+    /// duals).
     pub gamma: Vec<f64>,
     /// Size and effort of the solve.
     pub stats: LpStats,
@@ -204,6 +216,8 @@ impl RuleLpSolution {
 #[derive(Debug, Clone)]
 pub struct RuleLp {
     labels: Vec<u32>,
+    /// Sample weight of each row (the cost of its hinge slack).
+    row_weights: Vec<f64>,
     k: usize,
     eps: f64,
     coverage: CoverageRows,
@@ -265,6 +279,7 @@ impl RuleLp {
         let n = labels.len();
         Ok(RuleLp {
             labels,
+            row_weights: vec![1.0; n],
             k: present.len(),
             eps,
             coverage,
@@ -277,6 +292,35 @@ impl RuleLp {
             warm: true,
             layout: None,
         })
+    }
+
+    /// Sets one positive, finite sample weight per training row: the cost
+    /// of the row's hinge slack (replication semantics; rows of weight 0
+    /// must be left out of the LP).
+    pub fn with_row_weights(mut self, weights: &[f64]) -> Result<Self> {
+        if weights.len() != self.labels.len() {
+            return Err(Error::Shape(format!(
+                "{} row weights for {} training rows",
+                weights.len(),
+                self.labels.len()
+            )));
+        }
+        if let Some(i) = weights.iter().position(|w| !(w.is_finite() && *w > 0.0)) {
+            return Err(Error::InvalidParameter {
+                name: "sample_weight",
+                value: weights[i].to_string(),
+                reason: format!(
+                    "row {i}: the LP needs positive finite weights (leave rows of weight 0 out)"
+                ),
+            });
+        }
+        self.row_weights = weights.to_vec();
+        Ok(self)
+    }
+
+    /// Sample weight of each training row.
+    pub fn row_weights(&self) -> &[f64] {
+        &self.row_weights
     }
 
     /// Switches the warm-start layout of the dual form (on by default; see
@@ -705,9 +749,9 @@ impl RuleLp {
             let mut a = Aggregation {
                 hinge_of: (0..n as u32).collect(),
                 cov_of: (0..n as u32).collect(),
-                mult: vec![1.0; n],
+                mult: self.row_weights.clone(),
                 hinge_label: self.labels.clone(),
-                cov_size: vec![1.0; n],
+                cov_size: self.row_weights.clone(),
                 cov_on: vec![false; n],
                 n_hinge: n,
                 n_cov_on: 0,
@@ -759,7 +803,7 @@ impl RuleLp {
             }
             let c = cov_id[g] as usize;
             a.cov_of[i] = c as u32;
-            a.cov_size[c] += 1.0;
+            a.cov_size[c] += self.row_weights[i];
             if self.cov_active[i] && self.coverage != CoverageRows::Off && !a.cov_on[c] {
                 a.cov_on[c] = true;
                 a.n_cov_on += 1;
@@ -772,7 +816,7 @@ impl RuleLp {
             }
             let h = hinge_key[key] as usize;
             a.hinge_of[i] = h as u32;
-            a.mult[h] += 1.0;
+            a.mult[h] += self.row_weights[i];
         }
         a.n_hinge = a.mult.len();
         a
@@ -1063,9 +1107,19 @@ impl RuleLp {
                     .map(|(&d, &m)| d.min(m) / m)
                     .collect();
                 let cg: Vec<f64> = cd.iter().zip(&agg.cov_size).map(|(&d, &s)| d / s).collect();
+                // A row's share is its weight times the per-unit dual (the
+                // per-unit dual itself under unit weights).
                 (
-                    agg.hinge_of.iter().map(|&h| hb[h as usize]).collect(),
-                    agg.cov_of.iter().map(|&g| cg[g as usize]).collect(),
+                    agg.hinge_of
+                        .iter()
+                        .zip(&self.row_weights)
+                        .map(|(&h, &w)| hb[h as usize] * w)
+                        .collect(),
+                    agg.cov_of
+                        .iter()
+                        .zip(&self.row_weights)
+                        .map(|(&g, &w)| cg[g as usize] * w)
+                        .collect(),
                 )
             }
             _ => (Vec::new(), Vec::new()),

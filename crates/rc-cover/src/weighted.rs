@@ -9,11 +9,13 @@ use serde::{Deserialize, Serialize};
 
 use rulecover_core::metrics::argmax;
 use rulecover_core::{
-    Antecedent, Dataset, Feature, Outcome, Predict, Predictions, Rule, RuleModel, RuleSet,
-    WeightedRule,
+    Antecedent, Dataset, Encoder, Feature, Fitted, Outcome, Predict, Predictions, Rule, RuleModel,
+    RuleSet, WeightedRule,
 };
 
 use crate::error::{Error, Result};
+use crate::input::encoded;
+use crate::row_weights::coverage_count;
 use crate::rux_lp::LpStats;
 
 /// Length of a rule as seed 001's code counts it (`Rule.length()` after
@@ -33,7 +35,8 @@ pub struct ScoredRule {
     /// interval (as the authors print rules; same coverage as the leaf path).
     pub rule: Rule,
     /// The class it votes for: the majority class of the training rows it
-    /// covers (unweighted counts, ties to the lowest class).
+    /// covers (counts weighted by the sample weights, if any; ties to the
+    /// lowest class).
     pub class: usize,
     /// Weight normalised by the largest weight of the LP solution (the
     /// first rule has weight 1).
@@ -42,7 +45,8 @@ pub struct ScoredRule {
     pub lp_weight: f64,
     /// Cost `c_j` in the LP (after normalisation, if any).
     pub cost: f64,
-    /// Training rows of each class the rule covers.
+    /// Training rows of each class the rule covers (total sample weight
+    /// with sample weights).
     pub class_counts: Vec<f64>,
     /// Estimator (tree) the rule came from.
     pub estimator: usize,
@@ -102,8 +106,7 @@ pub struct FitInfo {
 /// Rules are kept sorted by decreasing weight.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WeightedRuleModel {
-    features: Vec<Feature>,
-    class_names: Vec<String>,
+    encoder: Encoder,
     n_classes: usize,
     rules: Vec<ScoredRule>,
     fallback: Fallback,
@@ -112,10 +115,10 @@ pub struct WeightedRuleModel {
 
 impl WeightedRuleModel {
     /// A model from rules (sorted here by decreasing weight, ties by
-    /// their given order). `n_classes` must exceed every class used.
+    /// their given order) that index the features `encoder` produces.
+    /// `n_classes` must exceed every class used.
     pub fn new(
-        features: Vec<Feature>,
-        class_names: Vec<String>,
+        encoder: Encoder,
         n_classes: usize,
         mut rules: Vec<ScoredRule>,
         fallback: Fallback,
@@ -151,8 +154,7 @@ impl WeightedRuleModel {
         }
         rules.sort_by(|a, b| b.weight.total_cmp(&a.weight));
         Ok(WeightedRuleModel {
-            features,
-            class_names,
+            encoder,
             n_classes,
             rules,
             fallback,
@@ -170,9 +172,9 @@ impl WeightedRuleModel {
         self.n_classes
     }
 
-    /// Feature descriptions the rules refer to.
+    /// Feature descriptions the rules refer to (the encoded features).
     pub fn features(&self) -> &[Feature] {
-        &self.features
+        self.encoder.encoded_features()
     }
 
     /// The prediction for uncovered rows.
@@ -204,27 +206,20 @@ impl WeightedRuleModel {
         m
     }
 
-    fn check_data(&self, data: &Dataset) -> Result<()> {
-        if data.n_features() != self.features.len() {
-            return Err(Error::Shape(format!(
-                "the rules use {} features but the data has {}",
-                self.features.len(),
-                data.n_features()
-            )));
-        }
-        Ok(())
-    }
-
     /// Predicts with the `top` heaviest rules only (all with `None`), and
     /// tells which rows no used rule covers. Probabilities are the class
     /// shares of the covering weight; an uncovered row puts probability 1
     /// on its fallback class.
+    ///
+    /// # Errors
+    /// The alignment errors of [`Encoder::transform`] and
+    /// [`Error::MissingValue`] for a `NaN`.
     pub fn predict_top(
         &self,
         data: &Dataset,
         top: Option<usize>,
     ) -> Result<(Predictions, Vec<bool>)> {
-        self.check_data(data)?;
+        let data = encoded(&self.encoder, data)?;
         let used = &self.rules[..top.unwrap_or(self.rules.len()).min(self.rules.len())];
         let k = self.n_classes;
         let mut row = vec![0.0; data.n_features()];
@@ -265,8 +260,8 @@ impl WeightedRuleModel {
     /// The rules as a rule set (class outcomes, normalised weights).
     fn to_rule_set(&self) -> RuleSet {
         RuleSet {
-            features: self.features.clone(),
-            class_names: self.class_names.clone(),
+            features: self.features().to_vec(),
+            class_names: self.encoder.schema().classes().to_vec(),
             rules: self
                 .rules
                 .iter()
@@ -274,14 +269,16 @@ impl WeightedRuleModel {
                     antecedent: Antecedent::Conjunction(r.rule.clone()),
                     outcome: Outcome::Class(r.class),
                     weight: r.weight,
-                    coverage: r.class_counts.iter().sum::<f64>() as usize,
+                    coverage: coverage_count(r.class_counts.iter().sum::<f64>()),
                 })
                 .collect(),
         }
     }
 
     fn class_name(&self, k: usize) -> String {
-        self.class_names
+        self.encoder
+            .schema()
+            .classes()
             .get(k)
             .cloned()
             .unwrap_or_else(|| k.to_string())
@@ -291,7 +288,7 @@ impl WeightedRuleModel {
     /// weight with the accuracy on `data` of the top-m rules (uncovered
     /// rows get the fallback) and the share of `data` they cover.
     pub fn case_study(&self, data: &Dataset) -> Result<CaseStudy> {
-        self.check_data(data)?;
+        let data = encoded(&self.encoder, data)?;
         let labels = data.labels()?;
         let n = data.n_rows();
         let k = self.n_classes;
@@ -330,7 +327,7 @@ impl WeightedRuleModel {
             }
             rows.push(CaseStudyRow {
                 rank: j + 1,
-                rule: r.rule.display(&self.features).to_string(),
+                rule: r.rule.display(self.features()).to_string(),
                 class: self.class_name(r.class),
                 weight: r.weight,
                 covers: covers[j].len(),
@@ -397,7 +394,7 @@ impl fmt::Display for WeightedRuleModel {
                 "R{} (w={:.4}) if {} then class {}",
                 j + 1,
                 r.weight,
-                r.rule.display(&self.features),
+                r.rule.display(self.features()),
                 self.class_name(r.class)
             )?;
         }
@@ -405,9 +402,19 @@ impl fmt::Display for WeightedRuleModel {
     }
 }
 
+impl Fitted for WeightedRuleModel {
+    fn encoder(&self) -> &Encoder {
+        &self.encoder
+    }
+}
+
 impl Predict for WeightedRuleModel {
     type Error = Error;
 
+    /// `proba` is the normalised weighted vote of seed 001's eq. (2): for
+    /// each class, the total normalised weight of the covering rules that
+    /// vote for it, divided by the total weight of all covering rules. A
+    /// row no rule covers gets probability 1 on its [`Fallback`] class.
     fn predict(&self, data: &Dataset) -> Result<Predictions> {
         Ok(self.predict_top(data, None)?.0)
     }

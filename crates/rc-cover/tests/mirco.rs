@@ -96,7 +96,7 @@ fn every_training_row_is_covered_and_vote_matches_brute_force() {
     for seed in 0..5 {
         let d = data(200, seed);
         let src = pool(60, seed + 100);
-        let model = MircoParams::default().fit(&src, &d).unwrap();
+        let model = MircoParams::default().select(&src, &d).unwrap();
         assert!(model.n_rules() >= 1);
         let (pred, missed) = model.predict_with_missed(&d).unwrap();
         assert!(missed.iter().all(|m| !m), "a training row is uncovered");
@@ -150,7 +150,7 @@ fn exact_cover_is_never_worse_than_greedy() {
             .solver(CoverSolver::Exact {
                 time_limit: Duration::from_secs(20),
             })
-            .fit(&src, &d)
+            .select(&src, &d)
             .unwrap();
         assert!(cost(m.pool_columns()) <= cost(&g.selected) + 1e-9);
     }
@@ -201,7 +201,7 @@ fn exact_cover_time_limit_is_a_status_with_the_start_cover() {
 fn uncovered_test_rows_use_partial_vote_and_are_reported() {
     let d = data(100, 1);
     let src = pool(30, 2);
-    let model = MircoParams::default().fit(&src, &d).unwrap();
+    let model = MircoParams::default().select(&src, &d).unwrap();
     // A point far outside [0,1]² may satisfy no rule fully.
     let far = Dataset::from_rows(
         "far",
@@ -229,7 +229,7 @@ fn regression_variant_averages_rule_means() {
         .collect();
     let r = d.with_target(Target::Real(y.clone())).unwrap();
     let src = pool(40, 4);
-    let model = MircoParams::default().fit(&src, &r).unwrap();
+    let model = MircoParams::default().select(&src, &r).unwrap();
     let Predictions::Values(pred) = model.predict(&r).unwrap() else {
         panic!("expected values")
     };
@@ -253,7 +253,7 @@ fn regression_variant_averages_rule_means() {
 #[test]
 fn serde_round_trip_predicts_the_same() {
     let d = data(120, 5);
-    let model = MircoParams::default().fit(&pool(30, 6), &d).unwrap();
+    let model = MircoParams::default().select(&pool(30, 6), &d).unwrap();
     let json = serde_json::to_string(&model).unwrap();
     let back: rc_cover::MircoModel = serde_json::from_str(&json).unwrap();
     assert_eq!(back.predict(&d).unwrap(), model.predict(&d).unwrap());
@@ -264,7 +264,7 @@ fn serde_round_trip_predicts_the_same() {
 fn bad_input_gives_typed_errors() {
     let d = data(50, 7);
     assert!(matches!(
-        MircoParams::default().fit(&RandomRules(vec![]), &d),
+        MircoParams::default().select(&RandomRules(vec![]), &d),
         Err(Error::EmptyPool)
     ));
     // One rule that covers only part of the data: some row is uncoverable.
@@ -275,10 +275,10 @@ fn bad_input_gives_typed_errors() {
         estimator_weight: 1.0,
     }]);
     assert!(matches!(
-        MircoParams::default().fit(&partial, &d),
+        MircoParams::default().select(&partial, &d),
         Err(Error::Uncoverable { .. })
     ));
-    let model = MircoParams::default().fit(&pool(10, 1), &d).unwrap();
+    let model = MircoParams::default().select(&pool(10, 1), &d).unwrap();
     let wrong = Dataset::from_rows(
         "w",
         vec![Feature::numeric("a")],
@@ -286,9 +286,12 @@ fn bad_input_gives_typed_errors() {
         Target::Real(vec![0.0]),
     )
     .unwrap();
-    assert!(matches!(model.predict(&wrong), Err(Error::Shape(_))));
+    assert!(matches!(
+        model.predict(&wrong),
+        Err(Error::Data(rulecover_core::Error::MissingColumn { .. }))
+    ));
     assert!(MircoParams::default()
         .mse_scale(f64::NAN)
-        .fit(&pool(10, 1), &d)
+        .select(&pool(10, 1), &d)
         .is_err());
 }

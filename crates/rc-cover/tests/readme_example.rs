@@ -1,6 +1,6 @@
 //! The README's example, kept compiling and passing.
 
-use rc_cover::MircoParams;
+use rc_cover::{MircoParams, SelectFrom};
 use rc_tree::RandomForestParams;
 use rulecover_core::{generate, metrics::accuracy, Fit, Predict, RuleModel};
 
@@ -13,7 +13,7 @@ fn readme_example() -> Result<(), Box<dyn std::error::Error>> {
         .max_depth(5)
         .seed(1)
         .fit(&train)?;
-    let mirco = MircoParams::default().fit(&forest, &train)?; // a handful of the forest's leaves
+    let mirco = MircoParams::default().fit_from(&forest, &train)?; // a handful of the forest's leaves
     println!("{} rules instead of {}", mirco.n_rules(), mirco.pool_size());
     println!("{}", mirco.render_rules());
     let predicted = mirco.predict(&test)?.labels().unwrap_or_default();

@@ -5,6 +5,7 @@
 use proptest::prelude::*;
 use rc_cover::rux::{label_rules, CostFn};
 use rc_cover::weighted::rule_length;
+use rc_cover::SelectFrom;
 use rc_cover::{
     ColumnPolicy, CoverageRows, Error, Fallback, LpForm, RuleCost, RuleLp, RuleLpSolution,
     RuxParams, Uncovered, WeightedRuleModel,
@@ -321,7 +322,7 @@ fn rux_on_adaboost_uses_inverse_estimator_weights() {
         .seed(3)
         .fit(&train)
         .unwrap();
-    let m = RuxParams::for_adaboost().fit(&ada, &train).unwrap();
+    let m = RuxParams::for_adaboost().fit_from(&ada, &train).unwrap();
     assert!(m.n_rules() > 0);
     let alphas = ada.estimator_weights();
     let max_cost = alphas.iter().map(|a| 1.0 / (a + 1e-4)).fold(0.0, f64::max);
@@ -341,7 +342,7 @@ fn multiclass_weights_vote_like_equation_two() {
         .seed(1)
         .fit(&data)
         .unwrap();
-    let m = RuxParams::default().fit(&rf, &data).unwrap();
+    let m = RuxParams::default().fit_from(&rf, &data).unwrap();
     assert!(accuracy(&m, &data) > 0.8);
     // Eq. (2): ŷ(x) = Σ_j a_j(x) R_j w_j; its argmax is the summed-weight argmax.
     let pred = m.predict(&data).unwrap().labels().unwrap();
@@ -412,7 +413,7 @@ fn case_study_accumulates_accuracy_and_coverage() {
         .seed(2)
         .fit(&train)
         .unwrap();
-    let m = RuxParams::default().fit(&rf, &train).unwrap();
+    let m = RuxParams::default().fit_from(&rf, &train).unwrap();
     let cs = m.case_study(&train).unwrap();
     assert_eq!(cs.rows.len(), m.n_rules());
     let cov: Vec<f64> = cs.rows.iter().map(|r| r.cumulative_coverage).collect();
@@ -449,7 +450,7 @@ fn models_round_trip_through_serde() {
         .seed(4)
         .fit(&train)
         .unwrap();
-    let m = RuxParams::default().fit(&rf, &train).unwrap();
+    let m = RuxParams::default().fit_from(&rf, &train).unwrap();
     let json = serde_json::to_string(&m).unwrap();
     let back: WeightedRuleModel = serde_json::from_str(&json).unwrap();
     let (a, b) = (back.predict(&train).unwrap(), m.predict(&train).unwrap());
@@ -525,7 +526,7 @@ fn costs_follow_the_chosen_option() {
     let m = RuxParams::default()
         .cost(custom)
         .normalize_costs(false)
-        .fit(&pool, &data)
+        .select(&pool, &data)
         .unwrap();
     assert!(m.rules().iter().all(|r| r.cost >= 10.0));
     assert_eq!(accuracy(&m, &data), 1.0);
@@ -534,11 +535,11 @@ fn costs_follow_the_chosen_option() {
         Rule::new(vec![Condition::le(0, 2.5)]),
         Rule::new(vec![Condition::gt(0, 2.5)]),
     ]);
-    let m = RuxParams::default().fit(&lonely, &data).unwrap();
+    let m = RuxParams::default().select(&lonely, &data).unwrap();
     assert!(matches!(m.fallback(), Fallback::Partition { rules, .. } if rules.len() == 2));
     let m = RuxParams::default()
         .uncovered(Uncovered::MajorityClass)
-        .fit(&lonely, &data)
+        .select(&lonely, &data)
         .unwrap();
     assert_eq!(m.fallback(), &Fallback::Class(0));
 }
@@ -555,14 +556,14 @@ fn bad_input_gives_typed_errors() {
     // One-class training fold.
     let one = line(vec![1; 6]);
     assert!(matches!(
-        RuxParams::default().fit(&split(), &one),
+        RuxParams::default().select(&split(), &one),
         Err(Error::OneClass { class: 1 })
     ));
     // A rule covering nothing.
     let mut rules = split().0;
     rules.push(Rule::new(vec![Condition::gt(0, 99.0)]));
     assert!(matches!(
-        RuxParams::default().fit(&Hand(rules), &data),
+        RuxParams::default().select(&Hand(rules), &data),
         Err(Error::EmptyRule { rule: 2 })
     ));
     // Rows no rule covers: the LP would be infeasible.
@@ -571,7 +572,7 @@ fn bad_input_gives_typed_errors() {
         Rule::new(vec![Condition::le(0, 0.5)]),
     ]);
     assert!(matches!(
-        RuxParams::default().fit(&partial, &data),
+        RuxParams::default().select(&partial, &data),
         Err(Error::Uncoverable { rows: 3, first: 3 })
     ));
     // An unbounded LP from a negative cost, in either form and with either solver.
@@ -582,7 +583,7 @@ fn bad_input_gives_typed_errors() {
                 .cost(neg)
                 .normalize_costs(false)
                 .form(form)
-                .fit_with(&split(), &data, solver.as_ref());
+                .select_with(&split(), &data, solver.as_ref());
             assert!(
                 matches!(r, Err(Error::LpUnbounded(ref m)) if m.contains("rule 1 costs -5")),
                 "{form:?}: {r:?}"
@@ -599,12 +600,12 @@ fn bad_input_gives_typed_errors() {
     // A non-finite cost.
     let nan = RuleCost::Custom(CostFn::new(|_| f64::NAN));
     assert!(matches!(
-        RuxParams::default().cost(nan).fit(&split(), &data),
+        RuxParams::default().cost(nan).select(&split(), &data),
         Err(Error::BadCost { rule: 0, .. })
     ));
     // Bad parameters and an empty pool.
     assert!(matches!(
-        RuxParams::default().eps(0.0).fit(&split(), &data),
+        RuxParams::default().eps(0.0).select(&split(), &data),
         Err(Error::InvalidParameter { name: "eps", .. })
     ));
     assert!(matches!(
@@ -615,7 +616,7 @@ fn bad_input_gives_typed_errors() {
         })
     ));
     assert!(matches!(
-        RuxParams::default().fit(&Hand(vec![]), &data),
+        RuxParams::default().select(&Hand(vec![]), &data),
         Err(Error::EmptyPool)
     ));
     // A regression target.
@@ -627,11 +628,11 @@ fn bad_input_gives_typed_errors() {
     )
     .unwrap();
     assert!(matches!(
-        RuxParams::default().fit(&split(), &reg),
+        RuxParams::default().select(&split(), &reg),
         Err(Error::Data(_))
     ));
     // Data with other features at prediction time.
-    let m = RuxParams::default().fit(&split(), &data).unwrap();
+    let m = RuxParams::default().select(&split(), &data).unwrap();
     let wide = Dataset::from_rows(
         "wide",
         vec![Feature::numeric("x"), Feature::numeric("y")],
@@ -642,5 +643,18 @@ fn bad_input_gives_typed_errors() {
         },
     )
     .unwrap();
-    assert!(matches!(m.predict(&wide), Err(Error::Shape(_))));
+    // Columns are matched by name: the extra column is ignored, a missing
+    // one is a typed error naming it.
+    assert_eq!(m.predict(&wide).unwrap().labels().unwrap(), vec![0]);
+    let other = Dataset::from_rows(
+        "other",
+        vec![Feature::numeric("zz")],
+        &[vec![0.0]],
+        Target::None,
+    )
+    .unwrap();
+    assert!(matches!(
+        m.predict(&other),
+        Err(Error::Data(rulecover_core::Error::MissingColumn { .. }))
+    ));
 }

@@ -12,6 +12,14 @@
 //! A threshold at the column's maximum would make `x <= t` true on every
 //! non-missing row and is dropped too.
 //!
+//! With sample weights ([`Binarizer::fit_weighted`]) the quantiles are
+//! those of the data with each row repeated as often as its weight says
+//! (a row of weight `w` fills `w` consecutive places of the sorted column,
+//! `W = Σ w` places in all, and the `q`-quantile sits at place
+//! `(W − 1)·q`), so integer weights give exactly the thresholds of the
+//! duplicated rows; the means and standard deviations of the linear terms
+//! are weighted means too.
+//!
 //! Columns are kept or dropped as follows (reported by
 //! [`Binarizer::dropped`]): a constant column without missing values and a
 //! column with every value missing give no literal; a constant column with
@@ -27,6 +35,7 @@ use rulecover_core::{Dataset, Feature, FeatureKind};
 use crate::bits::Bits;
 use crate::error::{invalid, Error, Result};
 use crate::literal::{Literal, LiteralOp};
+use crate::sample::mean_and_variance;
 
 /// How to binarize features.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -76,6 +85,12 @@ impl BinarizerParams {
     pub fn fit(&self, data: &Dataset) -> Result<Binarizer> {
         Binarizer::fit(self, data)
     }
+
+    /// Fits a binarizer to the rows of `data` weighted by `weights` (one
+    /// positive weight per row; see the module documentation).
+    pub fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<Binarizer> {
+        Binarizer::fit_weighted(self, data, Some(weights))
+    }
 }
 
 /// Why the binarizer dropped a feature.
@@ -120,6 +135,9 @@ pub struct Binarizer {
     thresholds: Vec<Vec<f64>>,
     standardizers: Vec<Standardizer>,
     dropped: Vec<(String, DropReason)>,
+    /// Whether each feature had a missing value in the training rows.
+    #[serde(default)]
+    had_missing: Vec<bool>,
 }
 
 /// The binarized training rows: one bitset of covered rows per literal.
@@ -178,6 +196,72 @@ pub fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
     }
 }
 
+/// The `q`-quantile of values sorted increasingly with positive weights,
+/// as [`quantile_sorted`] of the values repeated by their weights: the
+/// place `h = (W − 1)·q` (`W = Σ weights`) is interpolated linearly
+/// between the values at places `⌊h⌋` and `⌊h⌋ + 1`, where value `k`
+/// fills the places `[Σ_{l<k} w_l, Σ_{l≤k} w_l)`. Unit weights give
+/// [`quantile_sorted`] exactly.
+pub fn weighted_quantile_sorted(sorted: &[f64], weights: &[f64], q: f64) -> f64 {
+    let n = sorted.len();
+    if n == 0 {
+        return f64::NAN;
+    }
+    let total: f64 = weights.iter().sum();
+    let h = ((total - 1.0) * q).max(0.0);
+    let lo = h.floor();
+    let frac = h - lo;
+    // The value filling place `p`: the first whose cumulative weight
+    // exceeds `p` (the last one past the end).
+    let at = |p: f64| -> f64 {
+        let mut cum = 0.0;
+        for (v, w) in sorted.iter().zip(weights) {
+            cum += w;
+            if cum > p {
+                return *v;
+            }
+        }
+        sorted[n - 1]
+    };
+    let a = at(lo);
+    if frac == 0.0 {
+        a
+    } else {
+        a + frac * (at(lo + 1.0) - a)
+    }
+}
+
+/// The thresholds of a numeric column with positive row weights
+/// (non-missing values, any order): [`numeric_thresholds`] of the column
+/// with every row repeated as often as its weight says.
+pub fn numeric_thresholds_weighted(values: &[f64], weights: &[f64], m: usize) -> Vec<f64> {
+    let mut pairs: Vec<(f64, f64)> = values
+        .iter()
+        .zip(weights)
+        .filter(|(v, _)| !v.is_nan())
+        .map(|(&v, &w)| (v, w))
+        .collect();
+    pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let sorted: Vec<f64> = pairs.iter().map(|p| p.0).collect();
+    let w: Vec<f64> = pairs.iter().map(|p| p.1).collect();
+    let mut uniq = sorted.clone();
+    uniq.dedup();
+    if uniq.len() <= 1 {
+        return Vec::new();
+    }
+    let max = uniq[uniq.len() - 1];
+    if uniq.len() <= m + 1 {
+        uniq.pop();
+        return uniq;
+    }
+    let mut t: Vec<f64> = (1..=m)
+        .map(|k| weighted_quantile_sorted(&sorted, &w, k as f64 / (m + 1) as f64))
+        .collect();
+    t.dedup();
+    t.retain(|&v| v < max);
+    t
+}
+
 /// The thresholds of a numeric column (non-missing values, any order):
 /// see the module documentation.
 pub fn numeric_thresholds(values: &[f64], m: usize) -> Vec<f64> {
@@ -205,7 +289,38 @@ impl Binarizer {
     /// Fits the literals of every feature of `data` (see the module
     /// documentation).
     pub fn fit(params: &BinarizerParams, data: &Dataset) -> Result<Binarizer> {
+        Binarizer::fit_weighted(params, data, None)
+    }
+
+    /// Fits the literals of every feature of `data` with one positive
+    /// weight per row (`None`: unweighted, the same as [`Binarizer::fit`]).
+    pub fn fit_weighted(
+        params: &BinarizerParams,
+        data: &Dataset,
+        weights: Option<&[f64]>,
+    ) -> Result<Binarizer> {
         params.validate()?;
+        if let Some(w) = weights {
+            if w.len() != data.n_rows() {
+                return Err(Error::Shape(format!(
+                    "{} sample weights for the {} rows of '{}'",
+                    w.len(),
+                    data.n_rows(),
+                    data.name()
+                )));
+            }
+            if let Some((row, &value)) = w
+                .iter()
+                .enumerate()
+                .find(|(_, w)| !(w.is_finite() && **w > 0.0))
+            {
+                return Err(Error::InvalidParameter {
+                    name: "sample_weight",
+                    value: format!("{value} (row {row})"),
+                    reason: "the binarizer needs finite weights > 0",
+                });
+            }
+        }
         if data.n_rows() == 0 {
             return Err(Error::EmptyData {
                 dataset: data.name().to_string(),
@@ -218,11 +333,13 @@ impl Binarizer {
             thresholds: vec![Vec::new(); data.n_features()],
             standardizers: Vec::new(),
             dropped: Vec::new(),
+            had_missing: vec![false; data.n_features()],
         };
         for (j, feat) in data.features().iter().enumerate() {
             let col = data.column(j);
             check_finite(feat, &col)?;
             let n_missing = col.iter().filter(|v| v.is_nan()).count();
+            b.had_missing[j] = n_missing > 0;
             if n_missing == col.len() {
                 b.dropped.push((feat.name.clone(), DropReason::AllMissing));
                 continue;
@@ -246,7 +363,10 @@ impl Binarizer {
                     }
                 }
                 FeatureKind::Numeric | FeatureKind::Indicator { .. } => {
-                    let t = numeric_thresholds(&col, params.n_thresholds);
+                    let t = match weights {
+                        None => numeric_thresholds(&col, params.n_thresholds),
+                        Some(w) => numeric_thresholds_weighted(&col, w, params.n_thresholds),
+                    };
                     for &v in &t {
                         b.push(Literal::new(j, LiteralOp::Le, v), true);
                     }
@@ -256,10 +376,12 @@ impl Binarizer {
                         }
                     }
                     if !t.is_empty() && matches!(feat.kind, FeatureKind::Numeric) {
-                        let vals: Vec<f64> = col.iter().copied().filter(|v| !v.is_nan()).collect();
-                        let mean = vals.iter().sum::<f64>() / vals.len() as f64;
-                        let var = vals.iter().map(|v| (v - mean).powi(2)).sum::<f64>()
-                            / vals.len() as f64;
+                        let present: Vec<usize> =
+                            (0..col.len()).filter(|&i| !col[i].is_nan()).collect();
+                        let vals: Vec<f64> = present.iter().map(|&i| col[i]).collect();
+                        let vw: Option<Vec<f64>> =
+                            weights.map(|w| present.iter().map(|&i| w[i]).collect());
+                        let (mean, var) = mean_and_variance(&vals, vw.as_deref());
                         if var > 0.0 {
                             b.standardizers.push(Standardizer {
                                 feature: j,
@@ -336,6 +458,12 @@ impl Binarizer {
     /// linear terms of the "N" variants).
     pub fn standardizers(&self) -> &[Standardizer] {
         &self.standardizers
+    }
+
+    /// Whether feature `j` had a missing value in the training rows (its
+    /// literals then include `is missing`).
+    pub fn had_missing(&self, j: usize) -> bool {
+        self.had_missing.get(j).copied().unwrap_or(false)
     }
 
     /// Features that produced no literal, and why.
@@ -497,6 +625,56 @@ mod tests {
         assert_eq!(numeric_thresholds(&[3.0, 1.0, 2.0, 1.0], 9), vec![1.0, 2.0]);
         assert!(numeric_thresholds(&[5.0, 5.0], 9).is_empty());
         assert_eq!(numeric_thresholds(&[5.0, f64::NAN, 7.0], 9), vec![5.0]);
+    }
+
+    #[test]
+    fn weighted_thresholds_are_those_of_duplicated_rows() {
+        let mut rng = rulecover_core::Rng::new(5);
+        for m in [3, 9, 20] {
+            let v: Vec<f64> = (0..60)
+                .map(|i| {
+                    if i % 17 == 0 {
+                        f64::NAN
+                    } else {
+                        (rng.normal() * 4.0).round()
+                    }
+                })
+                .collect();
+            let w: Vec<f64> = (0..60).map(|_| (1 + rng.below(4)) as f64).collect();
+            let dup: Vec<f64> = v
+                .iter()
+                .zip(&w)
+                .flat_map(|(&x, &k)| std::iter::repeat_n(x, k as usize))
+                .collect();
+            let a = numeric_thresholds_weighted(&v, &w, m);
+            let b = numeric_thresholds(&dup, m);
+            assert_eq!(
+                a.iter().map(|t| t.to_bits()).collect::<Vec<_>>(),
+                b.iter().map(|t| t.to_bits()).collect::<Vec<_>>(),
+                "m = {m}"
+            );
+            // Unit weights: the unweighted thresholds, bit for bit.
+            let ones = vec![1.0; v.len()];
+            assert_eq!(
+                numeric_thresholds_weighted(&v, &ones, m),
+                numeric_thresholds(&v, m)
+            );
+        }
+        // A weight moves the quantile: 1 and 2 with weights 1 and 3 is
+        // [1, 2, 2, 2], whose median is 2.
+        assert_eq!(weighted_quantile_sorted(&[1.0, 2.0], &[1.0, 3.0], 0.5), 2.0);
+        assert_eq!(quantile_sorted(&[1.0, 2.0, 2.0, 2.0], 0.5), 2.0);
+        assert_eq!(weighted_quantile_sorted(&[1.0, 2.0], &[3.0, 1.0], 0.5), 1.0);
+        // Bad weights reaching the binarizer are typed errors.
+        let d = data(vec![vec![1.0, 2.0, 3.0]], vec![Feature::numeric("x")]);
+        assert!(matches!(
+            Binarizer::fit_weighted(&BinarizerParams::default(), &d, Some(&[1.0, 0.0, 1.0])),
+            Err(Error::InvalidParameter { .. })
+        ));
+        assert!(matches!(
+            Binarizer::fit_weighted(&BinarizerParams::default(), &d, Some(&[1.0])),
+            Err(Error::Shape(_))
+        ));
     }
 
     #[test]

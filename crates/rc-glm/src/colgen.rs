@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 use std::time::Instant;
 
-use rulecover_core::{Dataset, Fit, Target};
+use rulecover_core::{Dataset, Encoder, Fit, Target};
 
 use crate::binarize::{Binarizer, BinaryMatrix};
 use crate::error::{Error, Result};
@@ -16,6 +16,7 @@ use crate::literal::Conjunction;
 use crate::model::{FitInfo, GlrmModel, LinearTerm, StopReason, Term, WeightedTerm};
 use crate::params::{check_lambdas, GlrmParams, Pricing, RuleSpace};
 use crate::pricing::{self, beam_search, PricedRule, PricingProblem};
+use crate::sample::{mean_and_variance, training_rows, SampleWeights};
 
 /// The target prepared for a loss: `y` on the fitting scale, with the
 /// shift and scale that map the linear predictor back.
@@ -24,10 +25,47 @@ pub(crate) struct PreparedTarget {
     pub y: Vec<f64>,
     pub shift: f64,
     pub scale: f64,
+    /// Sample weights of the rows (positive, rescaled by a power of two);
+    /// `None`: all 1.
+    pub weights: Option<Vec<f64>>,
 }
 
-/// Checks the target of `data` against `loss` (or picks the loss).
-pub(crate) fn prepare_target(data: &Dataset, loss: Option<Loss>) -> Result<PreparedTarget> {
+impl PreparedTarget {
+    /// The weight of row `i` (1 without weights).
+    #[inline]
+    pub fn weight(&self, i: usize) -> f64 {
+        self.weights.as_ref().map_or(1.0, |w| w[i])
+    }
+
+    /// `W = Σ_i w_i` (`n` without weights).
+    pub fn total_weight(&self) -> f64 {
+        match &self.weights {
+            None => self.y.len() as f64,
+            Some(w) => w.iter().sum(),
+        }
+    }
+
+    /// The weighted residuals `w_i (μ_i − y_i) / W` at the linear
+    /// predictor `eta`: the costs of the pricing problem (up to sign) and
+    /// the gradient of the mean loss with respect to a column.
+    pub fn residuals(&self, eta: &[f64]) -> Vec<f64> {
+        let total = self.total_weight();
+        eta.iter()
+            .zip(&self.y)
+            .enumerate()
+            .map(|(i, (&e, &y))| self.weight(i) * (self.loss.mean(e) - y) / total)
+            .collect()
+    }
+}
+
+/// Checks the target of `data` against `loss` (or picks the loss); the
+/// linear model's standardisation uses the weighted mean and standard
+/// deviation.
+pub(crate) fn prepare_target(
+    data: &Dataset,
+    loss: Option<Loss>,
+    weights: Option<&SampleWeights>,
+) -> Result<PreparedTarget> {
     if data.n_rows() == 0 {
         return Err(Error::EmptyData {
             dataset: data.name().to_string(),
@@ -60,6 +98,7 @@ pub(crate) fn prepare_target(data: &Dataset, loss: Option<Loss>) -> Result<Prepa
                 y,
                 shift: 0.0,
                 scale: 1.0,
+                weights: weights.map(|w| w.scaled.clone()),
             })
         }
         (Loss::Squared, Target::Real(_)) => {
@@ -67,9 +106,7 @@ pub(crate) fn prepare_target(data: &Dataset, loss: Option<Loss>) -> Result<Prepa
             if let Some((row, &value)) = raw.iter().enumerate().find(|(_, v)| !v.is_finite()) {
                 return Err(Error::NonFiniteTarget { row, value });
             }
-            let n = raw.len() as f64;
-            let mean = raw.iter().sum::<f64>() / n;
-            let var = raw.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n;
+            let (mean, var) = mean_and_variance(&raw, weights.map(|w| w.scaled.as_slice()));
             // A constant target gives the intercept-only model (scale 1).
             let scale = if var > 0.0 { var.sqrt() } else { 1.0 };
             Ok(PreparedTarget {
@@ -77,6 +114,7 @@ pub(crate) fn prepare_target(data: &Dataset, loss: Option<Loss>) -> Result<Prepa
                 y: raw.iter().map(|v| (v - mean) / scale).collect(),
                 shift: mean,
                 scale,
+                weights: weights.map(|w| w.scaled.clone()),
             })
         }
         (Loss::Logistic, Target::Real(_)) => Err(Error::TargetKind(format!(
@@ -120,6 +158,8 @@ impl ColumnKind {
 /// The column-generation state: binarized data, working set and the last
 /// solution (the warm start of the next solve).
 pub(crate) struct Engine {
+    /// The training schema and encoding (the model's).
+    pub encoder: Encoder,
     pub target: PreparedTarget,
     pub binarizer: Binarizer,
     pub matrix: BinaryMatrix,
@@ -134,13 +174,21 @@ pub(crate) struct Engine {
 }
 
 impl Engine {
-    /// Binarizes the data and makes the initial working set: LR1's
-    /// singletons, plus linear terms when asked.
-    pub fn new(params: &GlrmParams, data: &Dataset) -> Result<Engine> {
-        let target = prepare_target(data, params.loss)?;
-        let binarizer = params.binarizer.fit(data)?;
+    /// Binarizes the (encoded, positive-weight) training rows and makes
+    /// the initial working set: LR1's singletons, plus linear terms when
+    /// asked.
+    pub fn new(
+        params: &GlrmParams,
+        encoder: Encoder,
+        data: &Dataset,
+        weights: Option<&SampleWeights>,
+    ) -> Result<Engine> {
+        let target = prepare_target(data, params.loss, weights)?;
+        let binarizer =
+            Binarizer::fit_weighted(&params.binarizer, data, weights.map(|w| w.raw.as_slice()))?;
         let matrix = binarizer.transform(data)?;
         let mut e = Engine {
+            encoder,
             target,
             binarizer,
             matrix,
@@ -153,7 +201,7 @@ impl Engine {
             gram: None,
         };
         if e.target.loss == Loss::Squared && params.gram_master {
-            e.gram = Some(Gram::new(&e.target.y));
+            e.gram = Some(Gram::new(&e.target.y, e.target.weights.as_deref()));
         }
         if params.linear_terms {
             for s in e.binarizer.standardizers().to_vec() {
@@ -192,6 +240,7 @@ impl Engine {
             y: &self.target.y,
             columns: &self.columns,
             penalties,
+            weights: self.target.weights.as_deref(),
         };
         let warm = self.warm.then_some((self.intercept, self.coef.as_slice()));
         // Squared loss: Gram-matrix coordinate descent; should it miss the
@@ -220,7 +269,6 @@ impl Engine {
     ) -> Result<GlrmModel> {
         check_lambdas(lambda0, lambda1)?;
         let started = Instant::now();
-        let n = self.target.y.len();
         let tol = params.glm.kkt_tol;
         let mut iterations = 0;
         let stop;
@@ -253,12 +301,7 @@ impl Engine {
                 stop = StopReason::TimeLimit;
                 break;
             }
-            let residual: Vec<f64> = fit
-                .eta
-                .iter()
-                .zip(&self.target.y)
-                .map(|(&e, &y)| (self.target.loss.mean(e) - y) / n as f64)
-                .collect();
+            let residual = self.target.residuals(&fit.eta);
             let (found, certified) = self.price(params, &residual, lambda0, lambda1, tol)?;
             let mut added = 0;
             for r in found {
@@ -372,6 +415,7 @@ impl Engine {
                 y: &self.target.y,
                 columns: &columns,
                 penalties: &zero,
+                weights: self.target.weights.as_deref(),
             };
             let start: Vec<f64> = selected.iter().map(|&k| fit.coef[k]).collect();
             // Newton with a dense Hessian for up to DENSE_REFIT columns, else
@@ -393,7 +437,7 @@ impl Engine {
                 // the dense Newton refit, solved on the Gram matrix.
                 gram.refit(&selected, DEBIAS_RIDGE, &problem)
             } else {
-                let tiny = vec![1e-6 / self.target.y.len() as f64; columns.len()];
+                let tiny = vec![1e-6 / self.target.total_weight(); columns.len()];
                 let problem = GlmProblem {
                     penalties: &tiny,
                     ..problem
@@ -421,11 +465,17 @@ impl Engine {
                     ColumnKind::Linear(t) => Term::Linear(*t),
                 },
                 coef,
+                coverage: training_coverage(&self.columns[k], &self.kinds[k], data),
             })
             .collect();
         let mut model = GlrmModel {
             loss: self.target.loss,
+            encoder: self.encoder.clone(),
             features: data.features().to_vec(),
+            missing_at_fit: (0..data.n_features())
+                .map(|j| self.binarizer.had_missing(j))
+                .collect(),
+            unseen_missing: params.unseen_missing,
             class_names: data.class_names().to_vec(),
             intercept,
             terms,
@@ -438,19 +488,55 @@ impl Engine {
     }
 }
 
+/// Training coverage of a working-set column: the rows a rule covers, or
+/// the rows where a linear term's feature is not missing.
+pub(crate) fn training_coverage(column: &Column, kind: &ColumnKind, data: &Dataset) -> usize {
+    match (column, kind) {
+        (Column::Binary(rows), _) => rows.len(),
+        (_, ColumnKind::Linear(t)) => data
+            .column(t.feature)
+            .iter()
+            .filter(|v| !v.is_nan())
+            .count(),
+        (Column::Dense(_), ColumnKind::Rule(_)) => 0,
+    }
+}
+
 impl GlrmParams {
     /// Fits one model per `(λ0, λ1)` of `path`, in order, reusing the
     /// binarization and the working set (columns generated for an earlier
     /// pair stay available, and each solve is warm-started from the
     /// previous one). Decreasing penalties make this a regularisation path.
     pub fn fit_path(&self, data: &Dataset, path: &[(f64, f64)]) -> Result<Vec<GlrmModel>> {
+        self.fit_path_impl(data, None, path)
+    }
+
+    /// [`GlrmParams::fit_path`] with one sample weight per row (see
+    /// [`Fit::fit_weighted`]).
+    pub fn fit_path_weighted(
+        &self,
+        data: &Dataset,
+        weights: &[f64],
+        path: &[(f64, f64)],
+    ) -> Result<Vec<GlrmModel>> {
+        self.fit_path_impl(data, Some(weights), path)
+    }
+
+    fn fit_path_impl(
+        &self,
+        data: &Dataset,
+        weights: Option<&[f64]>,
+        path: &[(f64, f64)],
+    ) -> Result<Vec<GlrmModel>> {
         self.validate()?;
         for &(l0, l1) in path {
             check_lambdas(l0, l1)?;
         }
-        let mut engine = Engine::new(self, data)?;
+        let (encoder, encoded) = Encoder::fit(data, self.encoding)?;
+        let (rows, weights) = training_rows(&encoded, weights)?;
+        let mut engine = Engine::new(self, encoder, &rows, weights.as_ref())?;
         path.iter()
-            .map(|&(l0, l1)| engine.run(self, l0, l1, data))
+            .map(|&(l0, l1)| engine.run(self, l0, l1, &rows))
             .collect()
     }
 }
@@ -459,10 +545,29 @@ impl Fit for GlrmParams {
     type Model = GlrmModel;
     type Error = Error;
 
-    /// Validates the parameters, binarizes `data` and fits the model.
+    /// Validates the parameters, encodes and binarizes `data` and fits
+    /// the model.
     fn fit(&self, data: &Dataset) -> Result<GlrmModel> {
-        self.validate()?;
-        let mut engine = Engine::new(self, data)?;
-        engine.run(self, self.lambda0, self.lambda1, data)
+        self.fit_weighted_impl(data, None)
+    }
+
+    /// Fits with one sample weight per row (finite, `>= 0`, not all 0):
+    /// the mean loss becomes the weighted mean `(1/W) Σ w_i ℓ_i` with
+    /// `W = Σ w_i` in place of `n` (the penalties are unchanged), the
+    /// binarizer's quantile thresholds are weighted quantiles, and the
+    /// means and standard deviations of the linear terms and of a real
+    /// target are weighted. So an integer weight behaves as that many
+    /// copies of the row (up to rounding), and a row of weight 0 as no
+    /// row at all.
+    fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<GlrmModel> {
+        self.fit_weighted_impl(data, Some(weights))
+    }
+}
+
+impl GlrmParams {
+    fn fit_weighted_impl(&self, data: &Dataset, weights: Option<&[f64]>) -> Result<GlrmModel> {
+        self.fit_path_impl(data, weights, &[(self.lambda0, self.lambda1)])?
+            .pop()
+            .ok_or_else(|| Error::Shape("empty path".into()))
     }
 }

@@ -68,6 +68,17 @@ pub enum Error {
     /// logistic model).
     #[error("wrong target kind: {0}")]
     TargetKind(String),
+    /// A missing value at prediction time in a column the model reads that
+    /// had no missing value at fit (see [`crate::UnseenMissing`]).
+    #[error("'{data}': column '{column}' has a missing value at row {row} but had none in the training data; set UnseenMissing::AsLiterals to evaluate it as the literals do (x <= t, x > t and x == v false, x != v true, linear terms 0)")]
+    UnseenMissing {
+        /// The data set.
+        data: String,
+        /// The column (encoded feature name).
+        column: String,
+        /// 1-based row.
+        row: usize,
+    },
     /// The data to predict does not look like the training data.
     #[error("shape mismatch: {0}")]
     Shape(String),

@@ -6,6 +6,13 @@
 //! with `ℓ = log(1 + e^η) − yη` (logistic, `y ∈ {0, 1}`) or
 //! `ℓ = ½ (y − η)²` (squared). This is objective (4) of the paper.
 //!
+//! With sample weights `w_i` ([`GlmProblem::weights`]) the mean loss is
+//! the weighted mean `(1/W) Σ_i w_i ℓ_i`, `W = Σ_i w_i`, so an integer
+//! weight acts as that many copies of the row (the penalty is not scaled
+//! by `W`, exactly as it is not scaled by `n`). Without weights every
+//! `w_i` is 1 and `W = n`; multiplying by 1 is exact, so the unweighted
+//! solver is the weighted one with unit weights, bit for bit.
+//!
 //! The method is a proximal Newton method with coordinate descent on the
 //! quadratic model (as glmnet / newGLMNET), an Armijo line search on the
 //! true objective, and an active set: coordinates outside it are checked
@@ -218,15 +225,59 @@ pub struct GlmProblem<'a> {
     pub columns: &'a [Column],
     /// `λ_k ≥ 0`, one per column.
     pub penalties: &'a [f64],
+    /// Sample weights, one per row (finite, `> 0`); `None`: all 1.
+    pub weights: Option<&'a [f64]>,
 }
 
 impl GlmProblem<'_> {
+    /// The weight of row `i` (1 without weights).
+    #[inline]
+    pub(crate) fn weight(&self, i: usize) -> f64 {
+        self.weights.map_or(1.0, |w| w[i])
+    }
+
+    /// `W = Σ_i w_i` (`n` without weights).
+    pub(crate) fn total_weight(&self) -> f64 {
+        match self.weights {
+            None => self.y.len() as f64,
+            Some(w) => w.iter().sum(),
+        }
+    }
+
+    /// The weighted mean of the targets, `(1/W) Σ_i w_i y_i`.
+    fn y_mean(&self) -> f64 {
+        let inv_w = 1.0 / self.total_weight();
+        (0..self.y.len())
+            .map(|i| self.weight(i) * self.y[i])
+            .sum::<f64>()
+            * inv_w
+    }
+
     fn check(&self) -> Result<()> {
         let n = self.y.len();
         if n == 0 {
             return Err(Error::EmptyData {
                 dataset: "<glm>".into(),
             });
+        }
+        if let Some(w) = self.weights {
+            if w.len() != n {
+                return Err(Error::Shape(format!(
+                    "{} sample weights for {n} rows",
+                    w.len()
+                )));
+            }
+            if let Some((row, &value)) = w
+                .iter()
+                .enumerate()
+                .find(|(_, w)| !(w.is_finite() && **w > 0.0))
+            {
+                return Err(Error::InvalidParameter {
+                    name: "sample_weight",
+                    value: format!("{value} (row {row})"),
+                    reason: "weights reaching the solver must be finite and > 0",
+                });
+            }
         }
         if let Some((row, &value)) = self.y.iter().enumerate().find(|(_, y)| !y.is_finite()) {
             return Err(Error::NonFiniteTarget { row, value });
@@ -290,9 +341,10 @@ impl GlmProblem<'_> {
         self.y
             .iter()
             .zip(eta)
-            .map(|(&y, &e)| self.loss.value(y, e))
+            .enumerate()
+            .map(|(i, (&y, &e))| self.weight(i) * self.loss.value(y, e))
             .sum::<f64>()
-            / self.y.len() as f64
+            / self.total_weight()
     }
 
     fn penalty(&self, coef: &[f64]) -> f64 {
@@ -319,12 +371,13 @@ pub(crate) fn objective_at(problem: &GlmProblem, eta: &[f64], coef: &[f64]) -> f
 /// documentation) at `(intercept, coef)`, computed from scratch.
 pub fn kkt_violation(problem: &GlmProblem, intercept: f64, coef: &[f64]) -> f64 {
     let eta = problem.eta(intercept, coef);
-    let inv_n = 1.0 / problem.y.len() as f64;
+    let inv_n = 1.0 / problem.total_weight();
     let r: Vec<f64> = problem
         .y
         .iter()
         .zip(&eta)
-        .map(|(&y, &e)| problem.loss.mean(e) - y)
+        .enumerate()
+        .map(|(i, (&y, &e))| problem.weight(i) * (problem.loss.mean(e) - y))
         .collect();
     let mut worst = (r.iter().sum::<f64>() * inv_n).abs();
     for ((c, &b), &l) in problem.columns.iter().zip(coef).zip(problem.penalties) {
@@ -375,7 +428,7 @@ pub fn solve(
     let y = problem.y;
     let n = y.len();
     let p = problem.columns.len();
-    let inv_n = 1.0 / n as f64;
+    let inv_n = 1.0 / problem.total_weight();
     let tol = settings.kkt_tol;
     let lambda = problem.penalties;
 
@@ -388,7 +441,7 @@ pub fn solve(
             (if b0.is_finite() { b0 } else { 0.0 }, beta)
         }
         None => {
-            let ybar = y.iter().sum::<f64>() * inv_n;
+            let ybar = problem.y_mean();
             let b0 = match loss {
                 Loss::Logistic => {
                     let p = ybar.clamp(1e-12, 1.0 - 1e-12);
@@ -416,7 +469,7 @@ pub fn solve(
     for iteration in 0..settings.max_newton_iterations {
         for i in 0..n {
             mu[i] = loss.mean(eta[i]);
-            r[i] = mu[i] - y[i];
+            r[i] = problem.weight(i) * (mu[i] - y[i]);
         }
         // KKT on the active set.
         let g0 = r.iter().sum::<f64>() * inv_n;
@@ -458,7 +511,7 @@ pub fn solve(
 
         // Proximal Newton direction by coordinate descent on the active set.
         for i in 0..n {
-            w[i] = loss.curvature(mu[i]).max(1e-12);
+            w[i] = problem.weight(i) * loss.curvature(mu[i]).max(1e-12);
             q[i] = r[i];
         }
         let h0 = w.iter().sum::<f64>() * inv_n;
@@ -655,7 +708,7 @@ fn support_newton(
     lambda: &[f64],
 ) -> Option<(f64, Vec<f64>)> {
     let n = q.len();
-    let inv_n = 1.0 / n as f64;
+    let inv_n = 1.0 / problem.total_weight();
     let dim = ks.len() + 1;
     // Row-major entries of the support columns.
     let mut row_ptr = vec![0usize; n + 1];
@@ -794,7 +847,7 @@ pub fn solve_smooth(
     let y = problem.y;
     let n = y.len();
     let p = problem.columns.len();
-    let inv_n = 1.0 / n as f64;
+    let inv_n = 1.0 / problem.total_weight();
     let tol = settings.kkt_tol;
     // Row-major entries (column, value) of every row; column 0 is the intercept.
     let mut row_ptr = vec![0usize; n + 1];
@@ -836,7 +889,7 @@ pub fn solve_smooth(
             }
         }
         None => {
-            let ybar = y.iter().sum::<f64>() * inv_n;
+            let ybar = problem.y_mean();
             beta[0] = match loss {
                 Loss::Logistic => {
                     let q = ybar.clamp(1e-12, 1.0 - 1e-12);
@@ -868,8 +921,9 @@ pub fn solve_smooth(
         let mut hess = vec![0.0; dim * dim];
         for i in 0..n {
             let mu = loss.mean(eta[i]);
-            let r = mu - y[i];
-            let w = loss.curvature(mu);
+            let sw = problem.weight(i);
+            let r = sw * (mu - y[i]);
+            let w = sw * loss.curvature(mu);
             let row = &entries[row_ptr[i]..row_ptr[i + 1]];
             grad[0] += r;
             hess[0] += w;
@@ -1033,6 +1087,7 @@ mod tests {
             y: &vec![0.0; n],
             columns: &columns,
             penalties: &vec![0.0; p],
+            weights: None,
         };
         let eta = prob.eta(0.3, &truth);
         let y: Vec<f64> = eta
@@ -1056,6 +1111,7 @@ mod tests {
                     y: &y,
                     columns: &columns,
                     penalties: &penalties,
+                    weights: None,
                 };
                 let s = GlmSettings::default();
                 let fit = solve(&prob, None, &s).unwrap();
@@ -1106,6 +1162,7 @@ mod tests {
                         y: &y,
                         columns: &columns,
                         penalties: &penalties,
+                        weights: None,
                     };
                     let s = GlmSettings::default();
                     let fit = solve(&prob, None, &s).unwrap();
@@ -1126,6 +1183,7 @@ mod tests {
             y: &y,
             columns: &columns,
             penalties: &penalties,
+            weights: None,
         };
         let fit = solve(&prob, None, &GlmSettings::default()).unwrap();
         assert!(fit.coef.iter().all(|&b| b == 0.0));
@@ -1148,6 +1206,7 @@ mod tests {
             y: &y,
             columns: &columns,
             penalties: &[0.0, 0.0],
+            weights: None,
         };
         let fit = solve(&prob, None, &GlmSettings::default()).unwrap();
         assert!((fit.intercept - 1.0).abs() < 1e-5);
@@ -1166,6 +1225,7 @@ mod tests {
                     y: &y,
                     columns: &columns,
                     penalties: &zero,
+                    weights: None,
                 };
                 let s = GlmSettings::default();
                 let fit = solve_smooth(&prob, 1e-8, None, &s).unwrap();
@@ -1189,6 +1249,7 @@ mod tests {
             y: &bad_y,
             columns: &columns,
             penalties: &[0.1],
+            weights: None,
         };
         assert!(matches!(
             solve(&p, None, &s),
@@ -1199,6 +1260,7 @@ mod tests {
             y: &[0.0, 2.0],
             columns: &columns,
             penalties: &[0.1],
+            weights: None,
         };
         assert!(matches!(solve(&p, None, &s), Err(Error::TargetKind(_))));
         let p = GlmProblem {
@@ -1206,6 +1268,7 @@ mod tests {
             y: &[0.0, 1.0],
             columns: &columns,
             penalties: &[-1.0],
+            weights: None,
         };
         assert!(matches!(
             solve(&p, None, &s),

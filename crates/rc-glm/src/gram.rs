@@ -9,7 +9,9 @@
 //!
 //! whose gradient is `g = Cβ − c` with the centred Gram matrix
 //! `C = ÃᵀÃ/n` and `c = Ãᵀỹ/n`, and `g_k` equals the gradient
-//! `(1/n) Σ_i (η_i − y_i) a_ik` of [`crate::glm`] at that intercept. A
+//! `(1/n) Σ_i (η_i − y_i) a_ik` of [`crate::glm`] at that intercept.
+//! With sample weights the means are weighted, `C = ÃᵀWÃ/W` and
+//! `c = ÃᵀWỹ/W` (`W = Σ_i w_i`). A
 //! [`Gram`] keeps `C` and `c` for the working set and grows by one row per
 //! generated column (one pass over the existing columns), so a
 //! column-generation round costs `O(p)` per coordinate update instead of a
@@ -43,6 +45,10 @@ const CONSTANT_COLUMN: f64 = 1e-14;
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Gram {
     n: usize,
+    /// `1/W` (`1/n` without weights).
+    inv_w: f64,
+    /// The sample weights and `w_i·y_i` (`None`: unweighted).
+    weighted: Option<(Vec<f64>, Vec<f64>)>,
     y_mean: f64,
     /// `ā_k`.
     means: Vec<f64>,
@@ -55,16 +61,35 @@ pub(crate) struct Gram {
 }
 
 impl Gram {
-    /// An empty Gram matrix over the targets `y`.
-    pub fn new(y: &[f64]) -> Gram {
+    /// An empty Gram matrix over the targets `y`, with one sample weight
+    /// per row or none.
+    pub fn new(y: &[f64], weights: Option<&[f64]>) -> Gram {
         let n = y.len();
-        let y_mean = if n == 0 {
-            0.0
-        } else {
-            y.iter().sum::<f64>() / n as f64
+        let (inv_w, weighted, y_mean) = match weights {
+            None => {
+                let y_mean = if n == 0 {
+                    0.0
+                } else {
+                    y.iter().sum::<f64>() / n as f64
+                };
+                (1.0 / n.max(1) as f64, None, y_mean)
+            }
+            Some(w) => {
+                let total: f64 = w.iter().sum();
+                let wy: Vec<f64> = w.iter().zip(y).map(|(w, y)| w * y).collect();
+                let y_mean = if total > 0.0 {
+                    wy.iter().sum::<f64>() / total
+                } else {
+                    0.0
+                };
+                let inv_w = if total > 0.0 { 1.0 / total } else { 1.0 };
+                (inv_w, Some((w.to_vec(), wy)), y_mean)
+            }
         };
         Gram {
             n,
+            inv_w,
+            weighted,
             y_mean,
             means: Vec::new(),
             c: Vec::new(),
@@ -81,12 +106,20 @@ impl Gram {
     /// Adds the columns of `columns` beyond the ones already covered (the
     /// working set only ever grows).
     pub fn extend(&mut self, columns: &[Column], y: &[f64]) {
-        let inv_n = 1.0 / self.n.max(1) as f64;
+        let inv_n = self.inv_w;
         for m in self.len()..columns.len() {
             let col = &columns[m];
             self.dense.iter_mut().for_each(|d| *d = 0.0);
             col.axpy(1.0, &mut self.dense);
-            let mean = col.sum() * inv_n;
+            // Weighted: `dense = w ∘ a`, so the dot products below are
+            // `Σ_i w_i a_i b_i`.
+            let mean = match &self.weighted {
+                None => col.sum() * inv_n,
+                Some((w, _)) => {
+                    self.dense.iter_mut().zip(w).for_each(|(d, w)| *d *= w);
+                    col.dot(w) * inv_n
+                }
+            };
             let mut row: Vec<f64> = columns[..m]
                 .iter()
                 .zip(&self.means)
@@ -98,7 +131,8 @@ impl Gram {
             }
             row.push(diag);
             self.rows.push(row);
-            self.c.push(col.dot(y) * inv_n - mean * self.y_mean);
+            let wy = self.weighted.as_ref().map_or(y, |(_, wy)| wy.as_slice());
+            self.c.push(col.dot(wy) * inv_n - mean * self.y_mean);
             self.means.push(mean);
         }
     }
@@ -494,7 +528,7 @@ mod tests {
     #[test]
     fn gram_equals_the_centred_products() {
         let (y, columns) = problem(1, 120);
-        let mut gram = Gram::new(&y);
+        let mut gram = Gram::new(&y, None);
         // Grown in three steps, as column generation grows it.
         gram.extend(&columns[..5], &y);
         gram.extend(&columns[..6], &y);
@@ -520,6 +554,69 @@ mod tests {
         }
     }
 
+    /// With sample weights the Gram solver reaches the weighted general
+    /// solver's optimum, and integer weights the optimum of the duplicated
+    /// rows.
+    #[test]
+    fn weighted_gram_matches_the_general_solver_and_duplicated_rows() {
+        let s = GlmSettings::default();
+        let (y, columns) = problem(3, 200);
+        let mut rng = rulecover_core::Rng::new(4);
+        let w: Vec<f64> = (0..y.len()).map(|_| (1 + rng.below(3)) as f64).collect();
+        let penalties = vec![1e-3; columns.len()];
+        let prob = GlmProblem {
+            loss: Loss::Squared,
+            y: &y,
+            columns: &columns,
+            penalties: &penalties,
+            weights: Some(&w),
+        };
+        let mut gram = Gram::new(&y, Some(&w));
+        gram.extend(&columns[..10], &y);
+        gram.extend(&columns, &y);
+        let fit = gram.solve(&prob, None, &s).unwrap();
+        let general = glm::solve(&prob, None, &s).unwrap();
+        assert!(glm::kkt_violation(&prob, fit.intercept, &fit.coef) <= s.kkt_tol);
+        assert!((fit.objective - general.objective).abs() < 1e-9);
+        // The rows repeated by their weights.
+        let rows: Vec<usize> = (0..y.len())
+            .flat_map(|i| std::iter::repeat_n(i, w[i] as usize))
+            .collect();
+        let mut new_index = vec![Vec::new(); y.len()];
+        for (k, &i) in rows.iter().enumerate() {
+            new_index[i].push(k as u32);
+        }
+        let dup_y: Vec<f64> = rows.iter().map(|&i| y[i]).collect();
+        let dup_columns: Vec<Column> = columns
+            .iter()
+            .map(|c| match c {
+                Column::Binary(r) => Column::Binary({
+                    let mut v: Vec<u32> = r
+                        .iter()
+                        .flat_map(|&i| new_index[i as usize].clone())
+                        .collect();
+                    v.sort_unstable();
+                    v
+                }),
+                Column::Dense(a) => Column::Dense(rows.iter().map(|&i| a[i]).collect()),
+            })
+            .collect();
+        let dup = GlmProblem {
+            loss: Loss::Squared,
+            y: &dup_y,
+            columns: &dup_columns,
+            penalties: &penalties,
+            weights: None,
+        };
+        let mut dup_gram = Gram::new(&dup_y, None);
+        dup_gram.extend(&dup_columns, &dup_y);
+        let dup_fit = dup_gram.solve(&dup, None, &s).unwrap();
+        assert!((fit.objective - dup_fit.objective).abs() < 1e-12);
+        for (a, b) in fit.coef.iter().zip(&dup_fit.coef) {
+            assert!((a - b).abs() < 1e-9, "{a} vs {b}");
+        }
+    }
+
     /// The Gram solver meets the KKT tolerance (recomputed from scratch by
     /// `glm::kkt_violation`) and reaches the general solver's optimum, cold
     /// and warm, and when columns join as in column generation.
@@ -537,8 +634,9 @@ mod tests {
                     y: &y,
                     columns: &columns,
                     penalties: &penalties,
+                    weights: None,
                 };
-                let mut gram = Gram::new(&y);
+                let mut gram = Gram::new(&y, None);
                 // Column generation: the working set grows by one column at
                 // a time, each solve warm-started from the previous one.
                 let mut warm: Option<Vec<f64>> = None;
@@ -582,7 +680,7 @@ mod tests {
         let s = GlmSettings::default();
         for seed in 0..4 {
             let (y, columns) = problem(30 + seed, 300);
-            let mut gram = Gram::new(&y);
+            let mut gram = Gram::new(&y, None);
             gram.extend(&columns, &y);
             let selected: Vec<usize> = (0..columns.len()).filter(|k| k % 3 != 1).collect();
             let sub: Vec<Column> = selected.iter().map(|&k| columns[k].clone()).collect();
@@ -592,6 +690,7 @@ mod tests {
                 y: &y,
                 columns: &sub,
                 penalties: &zero,
+                weights: None,
             };
             let ridge = 1e-8;
             let fit = gram.refit(&selected, ridge, &prob).unwrap();
@@ -616,7 +715,7 @@ mod tests {
     #[test]
     fn shape_mismatch_is_an_error() {
         let (y, columns) = problem(2, 50);
-        let mut gram = Gram::new(&y);
+        let mut gram = Gram::new(&y, None);
         gram.extend(&columns[..4], &y);
         let penalties = vec![0.01; columns.len()];
         let prob = GlmProblem {
@@ -624,6 +723,7 @@ mod tests {
             y: &y,
             columns: &columns,
             penalties: &penalties,
+            weights: None,
         };
         assert!(matches!(
             gram.solve(&prob, None, &GlmSettings::default()),

@@ -57,6 +57,22 @@
 //!   terms sorted by `|coefficient|`, serialises, reports the paper's
 //!   complexity `Σ (1 + 0.2·degree) + #linear terms`.
 //!
+//! # Data, weights and saved models
+//!
+//! Every model stores the [`rulecover_core::Encoder`] fitted on its
+//! training data ([`rulecover_core::Fitted`]): new data is matched to the
+//! training columns by name and encoded as at fit before anything else.
+//! GLRM reads categorical columns natively (`==` / `!=` literals,
+//! [`rulecover_core::Encoding::Native`]); RuleFit one-hot encodes them
+//! (every level by default); both take an `encoding` setter.
+//! [`rulecover_core::Fit::fit_weighted`] fits with sample weights
+//! (replication semantics: weighted mean loss, weighted quantile
+//! thresholds, weighted standardisation). A missing value at prediction
+//! time in a column that had none at fit is [`Error::UnseenMissing`]
+//! unless [`UnseenMissing::AsLiterals`] is chosen. Models serialise with
+//! serde, encoder included, and predict bit-identically after a JSON
+//! round trip.
+//!
 //! # Bad input
 //!
 //! Constant and all-missing columns are dropped by the binarizer (listed
@@ -81,12 +97,13 @@ pub mod model;
 pub mod params;
 pub mod pricing;
 pub mod rulefit;
+mod sample;
 
 pub use binarize::{Binarizer, BinarizerParams, BinaryMatrix, DropReason, Standardizer};
 pub use error::{Error, Result};
 pub use glm::{GlmSettings, Loss};
 pub use literal::{Conjunction, Literal, LiteralOp};
-pub use model::{FitInfo, GlrmModel, LinearTerm, StopReason, Term, WeightedTerm};
+pub use model::{FitInfo, GlrmModel, LinearTerm, StopReason, Term, UnseenMissing, WeightedTerm};
 pub use params::{GlrmParams, Pricing, RuleSpace};
 pub use pricing::{BeamParams, MipBackend};
 pub use rulefit::RuleFitParams;

@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use rulecover_core::rule::format_number;
-use rulecover_core::{Dataset, Feature, Predict, Predictions, RuleModel};
+use rulecover_core::{Dataset, Encoder, Feature, Fitted, Predict, Predictions, RuleModel};
 
 use crate::error::{Error, Result};
 use crate::glm::Loss;
@@ -27,10 +27,45 @@ pub struct LinearTerm {
     pub mean: f64,
     /// Multiplier (e.g. `0.4 / std`).
     pub scale: f64,
-    /// Winsorising bounds (±∞ for none).
+    /// Winsorising bounds (±∞ for none; stored as `null` in JSON, which
+    /// has no infinities).
+    #[serde(with = "lower_bound")]
     pub lower: f64,
     /// Upper winsorising bound.
+    #[serde(with = "upper_bound")]
     pub upper: f64,
+}
+
+/// An infinite bound as `None`, so that JSON (which has no infinities)
+/// can carry it.
+fn finite_or_none(v: f64) -> Option<f64> {
+    v.is_finite().then_some(v)
+}
+
+/// (De)serialises a lower bound, `None` meaning `−∞`.
+mod lower_bound {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+        super::finite_or_none(*v).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NEG_INFINITY))
+    }
+}
+
+/// (De)serialises an upper bound, `None` meaning `+∞`.
+mod upper_bound {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+        super::finite_or_none(*v).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::INFINITY))
+    }
 }
 
 impl LinearTerm {
@@ -71,6 +106,31 @@ pub struct WeightedTerm {
     pub term: Term,
     /// Its coefficient on the linear-predictor scale.
     pub coef: f64,
+    /// Training coverage, recorded at fit: the number of training rows
+    /// (of positive weight) where a rule holds, or where a linear term's
+    /// feature is not missing.
+    #[serde(default)]
+    pub coverage: usize,
+}
+
+/// What a fitted model does with a missing value (`NaN`) at prediction
+/// time in a column that had no missing value in the training rows.
+///
+/// Missing values seen at fit are part of the model: the binarizer made
+/// `is missing` / `is not missing` literals for them, and the model was
+/// fitted knowing how the other literals read them. A missing value in a
+/// column that was always present at fit has never been seen by the
+/// model, so by default it is an error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum UnseenMissing {
+    /// A typed error, [`Error::UnseenMissing`], naming the column and the
+    /// row (default).
+    #[default]
+    Error,
+    /// Evaluate it as the literals do: `x <= t`, `x > t` and `x == v` are
+    /// false, `x != v` is true, and a linear term contributes 0 (the
+    /// training mean).
+    AsLiterals,
 }
 
 /// Why column generation stopped.
@@ -120,7 +180,15 @@ pub struct FitInfo {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GlrmModel {
     pub(crate) loss: Loss,
+    /// The training schema and input encoding.
+    pub(crate) encoder: Encoder,
+    /// The encoded features the terms index.
     pub(crate) features: Vec<Feature>,
+    /// Whether each encoded feature had a missing value in the training
+    /// rows.
+    pub(crate) missing_at_fit: Vec<bool>,
+    /// The policy for missing values in the other columns.
+    pub(crate) unseen_missing: UnseenMissing,
     pub(crate) class_names: Vec<String>,
     pub(crate) intercept: f64,
     pub(crate) terms: Vec<WeightedTerm>,
@@ -155,9 +223,23 @@ impl GlrmModel {
         &self.info
     }
 
-    /// The features of the training data.
+    /// The features the terms refer to: those of the encoded training
+    /// data ([`Encoder::encoded_features`]; the raw features with the
+    /// default native encoding of GLRM).
     pub fn features(&self) -> &[Feature] {
         &self.features
+    }
+
+    /// The policy for a missing value at prediction time in a column that
+    /// had none at fit.
+    pub fn unseen_missing(&self) -> UnseenMissing {
+        self.unseen_missing
+    }
+
+    /// Sets the policy for a missing value at prediction time in a column
+    /// that had none at fit (e.g. on a loaded model).
+    pub fn set_unseen_missing(&mut self, policy: UnseenMissing) {
+        self.unseen_missing = policy;
     }
 
     /// Number of rule terms.
@@ -189,8 +271,39 @@ impl GlrmModel {
         self.target_scale
     }
 
-    /// The linear predictor of every row of `data`.
+    /// The linear predictor `η` of every row of `data` (columns matched by
+    /// name and encoded as at fit).
+    ///
+    /// # Errors
+    /// The encoder's errors (missing column, unseen level, …);
+    /// [`Error::UnseenMissing`] for a missing value in a column the model
+    /// reads that had none at fit, unless the policy is
+    /// [`UnseenMissing::AsLiterals`]; [`Error::NonFiniteFeature`] for an
+    /// infinite value.
     pub fn decision_function(&self, data: &Dataset) -> Result<Vec<f64>> {
+        let data = self.encoder.transform(data)?;
+        self.linear_predictor(&data)
+    }
+
+    /// The encoded features the terms read that had no missing value at
+    /// fit.
+    fn never_missing_features(&self) -> Vec<usize> {
+        let mut read: Vec<usize> = self
+            .terms
+            .iter()
+            .flat_map(|t| match &t.term {
+                Term::Rule(c) => c.literals.iter().map(|l| l.feature).collect::<Vec<_>>(),
+                Term::Linear(l) => vec![l.feature],
+            })
+            .filter(|&j| !self.missing_at_fit.get(j).copied().unwrap_or(false))
+            .collect();
+        read.sort_unstable();
+        read.dedup();
+        read
+    }
+
+    /// `η` of encoded data.
+    fn linear_predictor(&self, data: &Dataset) -> Result<Vec<f64>> {
         if data.n_features() != self.features.len() {
             return Err(Error::Shape(format!(
                 "the model was fitted on {} features but data set '{}' has {}",
@@ -202,6 +315,10 @@ impl GlrmModel {
         let n = data.n_rows();
         let mut eta = vec![self.intercept; n];
         let mut row = vec![0.0; data.n_features()];
+        let checked = match self.unseen_missing {
+            UnseenMissing::Error => self.never_missing_features(),
+            UnseenMissing::AsLiterals => Vec::new(),
+        };
         for (i, e) in eta.iter_mut().enumerate() {
             data.row_into(i, &mut row);
             if let Some((j, &v)) = row.iter().enumerate().find(|(_, v)| v.is_infinite()) {
@@ -209,6 +326,13 @@ impl GlrmModel {
                     feature: self.features[j].name.clone(),
                     row: i,
                     value: v,
+                });
+            }
+            if let Some(&j) = checked.iter().find(|&&j| row[j].is_nan()) {
+                return Err(Error::UnseenMissing {
+                    data: data.name().to_string(),
+                    column: self.features[j].name.clone(),
+                    row: i + 1,
                 });
             }
             for t in &self.terms {
@@ -222,11 +346,12 @@ impl GlrmModel {
         Ok(eta)
     }
 
-    /// `P(y = 1)` of every row (logistic models).
-    pub fn predict_proba(&self, data: &Dataset) -> Result<Vec<f64>> {
+    /// `P(class 1) = 1 / (1 + e^{−η})` of every row (logistic models):
+    /// the probability of the second class name, [`Fitted::classes`]`[1]`.
+    pub fn predict_positive(&self, data: &Dataset) -> Result<Vec<f64>> {
         if self.loss != Loss::Logistic {
             return Err(Error::TargetKind(
-                "predict_proba needs a logistic model; this one is linear".into(),
+                "predict_positive needs a logistic model; this one is linear".into(),
             ));
         }
         Ok(self
@@ -236,7 +361,20 @@ impl GlrmModel {
             .collect())
     }
 
-    /// Predicted values (linear models) on the original target scale.
+    /// Class probabilities of a logistic model, row-major `n × 2`: row `i`
+    /// is `[1 − p_i, p_i]` with `p_i` = [`GlrmModel::predict_positive`],
+    /// the same numbers as [`Predict::predict`]'s
+    /// [`Predictions::Classes`].
+    pub fn predict_proba(&self, data: &Dataset) -> Result<Vec<f64>> {
+        Ok(self
+            .predict_positive(data)?
+            .into_iter()
+            .flat_map(|p| [1.0 - p, p])
+            .collect())
+    }
+
+    /// Predicted values (linear models) on the original target scale,
+    /// `target_shift + target_scale · η`.
     pub fn predict_values(&self, data: &Dataset) -> Result<Vec<f64>> {
         if self.loss != Loss::Squared {
             return Err(Error::TargetKind(
@@ -251,19 +389,28 @@ impl GlrmModel {
     }
 }
 
+impl Fitted for GlrmModel {
+    fn encoder(&self) -> &Encoder {
+        &self.encoder
+    }
+}
+
 impl Predict for GlrmModel {
     type Error = Error;
 
-    /// Class probabilities `[1 − p, p]` (logistic) or values (linear).
+    /// Logistic models: [`Predictions::Classes`] with two classes, row `i`
+    /// holding `[1 − p_i, p_i]` where `p_i = 1 / (1 + e^{−η_i})` is the
+    /// logistic function of the linear predictor ([`GlrmModel::decision_function`]),
+    /// the model's estimate of `P(class 1)` (class 1 is the second class
+    /// name). Linear models: [`Predictions::Values`] on the target's
+    /// scale. The columns of `data` are matched by name and encoded as at
+    /// fit.
     fn predict(&self, data: &Dataset) -> Result<Predictions> {
         match self.loss {
-            Loss::Logistic => {
-                let p = self.predict_proba(data)?;
-                Ok(Predictions::Classes {
-                    n_classes: 2,
-                    proba: p.iter().flat_map(|&p| [1.0 - p, p]).collect(),
-                })
-            }
+            Loss::Logistic => Ok(Predictions::Classes {
+                n_classes: 2,
+                proba: self.predict_proba(data)?,
+            }),
             Loss::Squared => Ok(Predictions::Values(self.predict_values(data)?)),
         }
     }
@@ -288,9 +435,21 @@ impl RuleModel for GlrmModel {
         self.to_string()
     }
 
-    /// The terms by decreasing `|coefficient|`; each weight is the term's
-    /// coefficient on the linear-predictor scale. Training coverage: not
-    /// yet recorded (0).
+    /// The terms by decreasing `|coefficient|`, the intercept left out.
+    ///
+    /// * `antecedent`: a rule's conjunction
+    ///   ([`rulecover_core::Antecedent::Conjunction`]) or a linear term
+    ///   ([`rulecover_core::Antecedent::Linear`], whose value is
+    ///   `scale · (clamp(x) − mean)`, see [`LinearTerm`]), over the
+    ///   encoded features ([`GlrmModel::features`]);
+    /// * `weight` and `outcome` ([`rulecover_core::Outcome::Value`]) are
+    ///   both the term's coefficient on the linear-predictor scale: the
+    ///   log-odds of class 1 for a logistic model, the standardised target
+    ///   for a linear one (multiply by [`GlrmModel::target_scale`] for the
+    ///   target's units). A rule adds it to `η` where it holds; a linear
+    ///   term adds it times the term's value;
+    /// * `coverage`: the training rows (of positive weight) where the rule
+    ///   holds, or where the linear term's feature is not missing.
     fn rule_set(&self) -> rulecover_core::RuleSet {
         use rulecover_core::{Antecedent, Condition, Op, Outcome, Rule, WeightedRule};
         let condition = |l: &crate::literal::Literal| Condition {
@@ -320,7 +479,7 @@ impl RuleModel for GlrmModel {
                     },
                     outcome: Outcome::Value(t.coef),
                     weight: t.coef,
-                    coverage: 0,
+                    coverage: t.coverage,
                 })
                 .collect(),
         }

@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 use crate::binarize::BinarizerParams;
 use crate::error::{invalid, Result};
 use crate::glm::{GlmSettings, Loss};
+use crate::model::UnseenMissing;
 use crate::pricing::{BeamParams, MipBackend};
+use rulecover_core::Encoding;
 
 /// Which rules the model may use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -87,6 +89,19 @@ pub struct GlrmParams {
     /// keeps every loss on the general solver (the same optimum, slower;
     /// kept for comparisons).
     pub gram_master: bool,
+    /// How raw columns are encoded ([`Encoding::Native`]: the binarizer
+    /// reads categorical columns as they are, making `==` / `!=`
+    /// literals per level).
+    #[serde(default = "native")]
+    pub encoding: Encoding,
+    /// What the fitted model does with a missing value at prediction time
+    /// in a column that had none at fit (an error by default).
+    #[serde(default)]
+    pub unseen_missing: UnseenMissing,
+}
+
+pub(crate) fn native() -> Encoding {
+    Encoding::Native
 }
 
 impl Default for GlrmParams {
@@ -110,6 +125,8 @@ impl Default for GlrmParams {
             glm: GlmSettings::default(),
             loss: None,
             gram_master: true,
+            encoding: Encoding::Native,
+            unseen_missing: UnseenMissing::Error,
         }
     }
 }
@@ -253,6 +270,21 @@ impl GlrmParams {
         self
     }
 
+    /// Sets the input encoding ([`Encoding::Native`] by default; with
+    /// [`Encoding::OneHot`] the binarizer sees 0/1 indicators, and
+    /// `drop_first` leaves out each feature's first level).
+    pub fn encoding(mut self, encoding: Encoding) -> Self {
+        self.encoding = encoding;
+        self
+    }
+
+    /// Sets what the fitted model does with a missing value at prediction
+    /// time in a column that had none at fit.
+    pub fn unseen_missing(mut self, policy: UnseenMissing) -> Self {
+        self.unseen_missing = policy;
+        self
+    }
+
     /// The method's name in the paper (LR1, LRR, LR1N, LRRN; LRRI for exact
     /// pricing).
     pub fn name(&self) -> &'static str {
@@ -274,6 +306,13 @@ impl GlrmParams {
                 "linear_scale",
                 self.linear_scale,
                 "must be finite and > 0",
+            ));
+        }
+        if self.max_iterations == 0 {
+            return Err(invalid(
+                "max_iterations",
+                0,
+                "must be >= 1 (use GlrmParams::lr1() for no column generation)",
             ));
         }
         if self.columns_per_iteration == 0 {

@@ -25,6 +25,18 @@
 //!   rules covering no row or every row are dropped;
 //! * linear terms are winsorised at the 2.5% / 97.5% quantiles and scaled
 //!   by `0.4 / std`.
+//!
+//! Raw columns are one-hot encoded first ([`Encoding::OneHot`], every
+//! level by default; [`RuleFitParams::encoding`]), as the trees need
+//! numbers.
+//!
+//! Sample weights ([`Fit::fit_weighted`]) weight the loss of the L1 fit,
+//! the binarizer's quantiles, the boosting (the trees are grown with the
+//! weights, the initial value and the leaf values are weighted means), the
+//! winsorising quantiles and the standardisation of the linear terms. The
+//! random subsamples of the boosting draw rows, each with its weight, so
+//! duplicating rows and giving integer weights lead to different draws
+//! (and ensembles); everything else follows replication semantics.
 
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
@@ -33,16 +45,17 @@ use serde::{Deserialize, Serialize};
 
 use rc_tree::DecisionTreeParams;
 use rulecover_core::rng::derive_seed;
-use rulecover_core::{Dataset, Fit, Rng, Target};
+use rulecover_core::{Dataset, Encoder, Encoding, Fit, Rng, Target};
 
-use crate::binarize::{quantile_sorted, BinarizerParams};
+use crate::binarize::{weighted_quantile_sorted, Binarizer, BinarizerParams};
 use crate::bits::Bits;
-use crate::colgen::{prepare_target, ColumnKind};
+use crate::colgen::{prepare_target, training_coverage, ColumnKind};
 use crate::error::{invalid, Error, Result};
 use crate::glm::{self, Column, GlmProblem, GlmSettings, Loss};
 use crate::literal::{Conjunction, Literal};
-use crate::model::{FitInfo, GlrmModel, LinearTerm, StopReason, Term, WeightedTerm};
+use crate::model::{FitInfo, GlrmModel, LinearTerm, StopReason, Term, UnseenMissing, WeightedTerm};
 use crate::params::check_lambdas;
+use crate::sample::{mean_and_variance, training_rows, SampleWeights};
 
 /// Parameters of RuleFit.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -73,6 +86,14 @@ pub struct RuleFitParams {
     pub seed: u64,
     /// Force a loss (`None`: from the target).
     pub loss: Option<Loss>,
+    /// How raw columns are encoded (one-hot with every level: the trees
+    /// need numbers).
+    #[serde(default)]
+    pub encoding: Encoding,
+    /// What the fitted model does with a missing value at prediction time
+    /// in a column that had none at fit (an error by default).
+    #[serde(default)]
+    pub unseen_missing: UnseenMissing,
 }
 
 impl Default for RuleFitParams {
@@ -91,6 +112,8 @@ impl Default for RuleFitParams {
             glm: GlmSettings::default(),
             seed: 0,
             loss: None,
+            encoding: Encoding::OneHot { drop_first: false },
+            unseen_missing: UnseenMissing::Error,
         }
     }
 }
@@ -144,6 +167,20 @@ impl RuleFitParams {
         self
     }
 
+    /// Sets the input encoding (one-hot with every level by default;
+    /// `drop_first` leaves out each feature's first level).
+    pub fn encoding(mut self, encoding: Encoding) -> Self {
+        self.encoding = encoding;
+        self
+    }
+
+    /// Sets what the fitted model does with a missing value at prediction
+    /// time in a column that had none at fit.
+    pub fn unseen_missing(mut self, policy: UnseenMissing) -> Self {
+        self.unseen_missing = policy;
+        self
+    }
+
     /// Checks every parameter.
     pub fn validate(&self) -> Result<()> {
         check_lambdas(self.lambda0, self.lambda1)?;
@@ -186,12 +223,35 @@ impl RuleFitParams {
     /// Fits one model per `(λ0, λ1)` of `path` on one rule ensemble (the
     /// trees do not depend on the penalties), warm-starting each solve.
     pub fn fit_path(&self, data: &Dataset, path: &[(f64, f64)]) -> Result<Vec<GlrmModel>> {
+        self.fit_path_impl(data, None, path)
+    }
+
+    /// [`RuleFitParams::fit_path`] with one sample weight per row (see
+    /// [`Fit::fit_weighted`]).
+    pub fn fit_path_weighted(
+        &self,
+        data: &Dataset,
+        weights: &[f64],
+        path: &[(f64, f64)],
+    ) -> Result<Vec<GlrmModel>> {
+        self.fit_path_impl(data, Some(weights), path)
+    }
+
+    fn fit_path_impl(
+        &self,
+        data: &Dataset,
+        weights: Option<&[f64]>,
+        path: &[(f64, f64)],
+    ) -> Result<Vec<GlrmModel>> {
         self.validate()?;
         for &(l0, l1) in path {
             check_lambdas(l0, l1)?;
         }
         let started = Instant::now();
-        let ens = RuleEnsemble::build(self, data)?;
+        let (encoder, encoded) = Encoder::fit(data, self.encoding)?;
+        let (data, weights) = training_rows(&encoded, weights)?;
+        let data = &data;
+        let ens = RuleEnsemble::build(self, data, weights.as_ref())?;
         let mut warm: Option<(f64, Vec<f64>)> = None;
         let mut out = Vec::with_capacity(path.len());
         for &(l0, l1) in path {
@@ -202,6 +262,7 @@ impl RuleFitParams {
                 y: &ens.target.y,
                 columns: &ens.columns,
                 penalties: &penalties,
+                weights: ens.target.weights.as_deref(),
             };
             let fit = glm::solve(
                 &problem,
@@ -219,6 +280,7 @@ impl RuleFitParams {
                         ColumnKind::Linear(t) => Term::Linear(*t),
                     },
                     coef,
+                    coverage: training_coverage(&ens.columns[k], &ens.kinds[k], data),
                 })
                 .collect();
             let time = if out.is_empty() {
@@ -228,7 +290,10 @@ impl RuleFitParams {
             };
             let mut model = GlrmModel {
                 loss: ens.target.loss,
+                encoder: encoder.clone(),
                 features: data.features().to_vec(),
+                missing_at_fit: ens.missing_at_fit.clone(),
+                unseen_missing: self.unseen_missing,
                 class_names: data.class_names().to_vec(),
                 intercept: fit.intercept,
                 terms,
@@ -258,9 +323,18 @@ impl Fit for RuleFitParams {
     type Model = GlrmModel;
     type Error = Error;
 
-    /// Validates, grows the tree ensemble and fits the L1 model.
+    /// Validates, encodes, grows the tree ensemble and fits the L1 model.
     fn fit(&self, data: &Dataset) -> Result<GlrmModel> {
         let mut models = self.fit_path(data, &[(self.lambda0, self.lambda1)])?;
+        models
+            .pop()
+            .ok_or_else(|| Error::Shape("empty path".into()))
+    }
+
+    /// Fits with one sample weight per row (finite, `>= 0`, not all 0);
+    /// see the module documentation for what the weights weight.
+    fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<GlrmModel> {
+        let mut models = self.fit_path_weighted(data, weights, &[(self.lambda0, self.lambda1)])?;
         models
             .pop()
             .ok_or_else(|| Error::Shape("empty path".into()))
@@ -274,12 +348,20 @@ struct RuleEnsemble {
     kinds: Vec<ColumnKind>,
     /// The conjunction of each rule column (empty for linear terms).
     rules: Vec<Conjunction>,
+    /// Whether each feature had a missing value in the training rows.
+    missing_at_fit: Vec<bool>,
 }
 
 impl RuleEnsemble {
-    fn build(params: &RuleFitParams, data: &Dataset) -> Result<RuleEnsemble> {
-        let target = prepare_target(data, params.loss)?;
-        let binarizer = params.binarizer.clone().negations(true).fit(data)?;
+    fn build(
+        params: &RuleFitParams,
+        data: &Dataset,
+        weights: Option<&SampleWeights>,
+    ) -> Result<RuleEnsemble> {
+        let target = prepare_target(data, params.loss, weights)?;
+        let raw_weights = weights.map(|w| w.raw.as_slice());
+        let binarizer =
+            Binarizer::fit_weighted(&params.binarizer.clone().negations(true), data, raw_weights)?;
         let matrix = binarizer.transform(data)?;
         let index: HashMap<(usize, u8, u64), usize> = binarizer
             .literals()
@@ -299,13 +381,15 @@ impl RuleEnsemble {
             .subsample
             .unwrap_or_else(|| ((100.0 + 6.0 * (n as f64).sqrt()) / n as f64).min(0.5));
         let n_sub = ((frac * n as f64).round() as usize).clamp(2.min(n), n);
+        let y_mean =
+            (0..n).map(|i| target.weight(i) * target.y[i]).sum::<f64>() / target.total_weight();
         let mut eta = vec![
             match target.loss {
                 Loss::Logistic => {
-                    let p = (target.y.iter().sum::<f64>() / n as f64).clamp(1e-6, 1.0 - 1e-6);
+                    let p = y_mean.clamp(1e-6, 1.0 - 1e-6);
                     (p / (1.0 - p)).ln()
                 }
-                Loss::Squared => target.y.iter().sum::<f64>() / n as f64,
+                Loss::Squared => y_mean,
             };
             n
         ];
@@ -329,10 +413,16 @@ impl RuleEnsemble {
             let sub = input
                 .subset(&inbag)?
                 .with_target(Target::Real(resid.clone()))?;
-            let tree = DecisionTreeParams::regressor()
+            let learner = DecisionTreeParams::regressor()
                 .max_depth(depth)
-                .seed(derive_seed(params.seed, m))
-                .fit(&sub)?;
+                .seed(derive_seed(params.seed, m));
+            let tree = match raw_weights {
+                None => learner.fit(&sub)?,
+                Some(w) => {
+                    let w: Vec<f64> = inbag.iter().map(|&i| w[i]).collect();
+                    learner.fit_weighted(&sub, &w)?
+                }
+            };
             m += 1;
             // Leaf values on the in-bag rows: Newton steps (logistic) or
             // mean residuals (squared).
@@ -342,8 +432,9 @@ impl RuleEnsemble {
             let mut den = vec![0.0; t.n_nodes()];
             for (k, &i) in inbag.iter().enumerate() {
                 let leaf = sub_leaves[k];
-                num[leaf] += resid[k];
-                den[leaf] += match target.loss {
+                let w = target.weight(i);
+                num[leaf] += w * resid[k];
+                den[leaf] += w * match target.loss {
                     Loss::Logistic => {
                         let p = target.loss.mean(eta[i]);
                         p * (1.0 - p)
@@ -404,13 +495,27 @@ impl RuleEnsemble {
         if params.linear_terms {
             for s in binarizer.standardizers() {
                 let col = data.column(s.feature);
-                let mut vals: Vec<f64> = col.iter().copied().filter(|v| !v.is_nan()).collect();
-                vals.sort_by(f64::total_cmp);
-                let lo = quantile_sorted(&vals, params.winsor_quantile);
-                let hi = quantile_sorted(&vals, 1.0 - params.winsor_quantile);
+                // (value, row) of the non-missing values, sorted by value.
+                let mut present: Vec<(f64, usize)> = col
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, v)| !v.is_nan())
+                    .map(|(i, &v)| (v, i))
+                    .collect();
+                present.sort_by(|a, b| a.0.total_cmp(&b.0));
+                let vals: Vec<f64> = present.iter().map(|p| p.0).collect();
+                let raw: Vec<f64> = present
+                    .iter()
+                    .map(|p| raw_weights.map_or(1.0, |w| w[p.1]))
+                    .collect();
+                let lo = weighted_quantile_sorted(&vals, &raw, params.winsor_quantile);
+                let hi = weighted_quantile_sorted(&vals, &raw, 1.0 - params.winsor_quantile);
                 let w: Vec<f64> = vals.iter().map(|v| v.clamp(lo, hi)).collect();
-                let mean = w.iter().sum::<f64>() / w.len() as f64;
-                let var = w.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / w.len() as f64;
+                let scaled: Option<Vec<f64>> = target
+                    .weights
+                    .as_ref()
+                    .map(|sw| present.iter().map(|p| sw[p.1]).collect());
+                let (mean, var) = mean_and_variance(&w, scaled.as_deref());
                 if var <= 0.0 {
                     continue;
                 }
@@ -431,6 +536,9 @@ impl RuleEnsemble {
             columns,
             kinds,
             rules,
+            missing_at_fit: (0..data.n_features())
+                .map(|j| binarizer.had_missing(j))
+                .collect(),
         })
     }
 }

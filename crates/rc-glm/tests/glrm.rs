@@ -102,7 +102,7 @@ fn lrr_beats_lr1_on_an_interaction() {
     let lr1 = GlrmParams::lr1().lambdas(0.005, 0.2).fit(&data).unwrap();
     let lrr = GlrmParams::lrr().lambdas(0.005, 0.2).fit(&data).unwrap();
     let brier = |m: &GlrmModel| {
-        let p = m.predict_proba(&data).unwrap();
+        let p = m.predict_positive(&data).unwrap();
         let y = data.target_values();
         p.iter().zip(&y).map(|(p, y)| (p - y).powi(2)).sum::<f64>() / y.len() as f64
     };

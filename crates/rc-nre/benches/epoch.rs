@@ -71,7 +71,7 @@ fn bench_epochs(c: &mut Criterion) {
                 let mut net = model.network().clone();
                 train(
                     &mut net,
-                    TrainSet { x: &x, y: &y },
+                    TrainSet::new(&x, &y),
                     None,
                     &one_epoch(),
                     1,
@@ -90,7 +90,7 @@ fn bench_epochs(c: &mut Criterion) {
                 let mut net = Mlp::new(data.n_features(), h, 1);
                 train(
                     &mut net,
-                    TrainSet { x: &x, y: &y },
+                    TrainSet::new(&x, &y),
                     None,
                     &one_epoch(),
                     1,

@@ -76,7 +76,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         })?;
         for (epoch, net) in snaps {
             let mut m = model.clone();
-            m.set_network(net)?;
+            m.set_network(net, &data)?;
             let (pos, neg) = covered(&m, &data);
             let label = if epoch == 0 {
                 "init".to_string()

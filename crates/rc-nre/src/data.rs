@@ -4,6 +4,7 @@
 use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
 
+use rulecover_core::weights::{check_sample_weights, rescaled_by_power_of_two};
 use rulecover_core::{Dataset, FeatureKind, Rng, Target};
 
 use crate::error::{Error, Result};
@@ -44,6 +45,39 @@ pub(crate) fn check_features(data: &Dataset) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The rows a fit learns from and their weights: without weights, `data`
+/// as it is; with weights, after checking them (one per row, finite,
+/// non-negative, not all zero) and every value of `data` (so errors name
+/// the caller's rows), the rows of positive weight, with `None` when their
+/// weights are all equal (every learner here is invariant to a common
+/// scale of the weights) and otherwise the weights scaled by a power of
+/// two into `[2^-8, 2^8)` (exact, so ratios are kept, and their sums
+/// cannot overflow).
+pub(crate) fn training_rows(
+    data: Dataset,
+    weights: Option<&[f64]>,
+) -> Result<(Dataset, Option<Vec<f64>>)> {
+    let Some(w) = weights else {
+        return Ok((data, None));
+    };
+    check_sample_weights(w, data.n_rows())?;
+    check_features(&data)?;
+    check_finite(&data)?;
+    let keep: Vec<usize> = (0..w.len()).filter(|&i| w[i] > 0.0).collect();
+    let kept: Vec<f64> = keep.iter().map(|&i| w[i]).collect();
+    let data = if keep.len() == data.n_rows() {
+        data
+    } else {
+        data.subset(&keep)?
+    };
+    let weights = if kept.windows(2).all(|p| p[0] == p[1]) {
+        None
+    } else {
+        Some(rescaled_by_power_of_two(&kept).into_owned())
+    };
+    Ok((data, weights))
 }
 
 /// The training labels as ±1 (class 1 → +1, class 0 → −1), after checking
@@ -97,15 +131,50 @@ impl Standardizer {
     /// all values are finite and (under [`ConstantFeatures::Reject`]) that
     /// no feature is constant.
     pub fn fit(data: &Dataset, constant: ConstantFeatures) -> Result<Standardizer> {
+        Standardizer::fit_weighted(data, None, constant)
+    }
+
+    /// [`Standardizer::fit`] with one positive weight per row: the
+    /// weighted mean `Σ wᵢxᵢ / Σ wᵢ` and the weighted population standard
+    /// deviation, i.e. the statistics of the data with every row repeated
+    /// as often as its (integer) weight says. With unit weights they equal
+    /// the unweighted statistics bit for bit. `weights` must have one
+    /// finite, positive entry per row (the learners drop zero-weight rows
+    /// before standardising).
+    pub fn fit_weighted(
+        data: &Dataset,
+        weights: Option<&[f64]>,
+        constant: ConstantFeatures,
+    ) -> Result<Standardizer> {
         check_features(data)?;
-        let n = data.n_rows() as f64;
+        if let Some(w) = weights {
+            check_positive_weights(w, data.n_rows())?;
+        }
+        let n = match weights {
+            None => data.n_rows() as f64,
+            Some(w) => w.iter().sum::<f64>(),
+        };
         let mut mean = Vec::with_capacity(data.n_features());
         let mut scale = Vec::with_capacity(data.n_features());
         for (j, f) in data.features().iter().enumerate() {
             let col = data.column(j);
             check_finite_column(&f.name, &col)?;
-            let m = col.iter().sum::<f64>() / n;
-            let var = col.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / n;
+            let (m, var) = match weights {
+                None => {
+                    let m = col.iter().sum::<f64>() / n;
+                    (m, col.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / n)
+                }
+                Some(w) => {
+                    let m = col.iter().zip(w).map(|(v, w)| w * v).sum::<f64>() / n;
+                    let var = col
+                        .iter()
+                        .zip(w)
+                        .map(|(v, w)| w * ((v - m) * (v - m)))
+                        .sum::<f64>()
+                        / n;
+                    (m, var)
+                }
+            };
             let constant_col = col.iter().all(|&v| v == col[0]);
             let s = if constant_col || var <= 0.0 {
                 match constant {
@@ -211,6 +280,54 @@ impl Standardizer {
             columns,
             data.target_view(),
         )?)
+    }
+}
+
+/// Checks that `weights` has one finite, positive entry per row.
+fn check_positive_weights(weights: &[f64], n_rows: usize) -> Result<()> {
+    if weights.len() != n_rows {
+        return Err(crate::error::invalid(
+            "sample_weight",
+            format!("{} weights", weights.len()),
+            format!("need one weight per row ({n_rows})"),
+        ));
+    }
+    if let Some((row, w)) = weights
+        .iter()
+        .enumerate()
+        .find(|(_, w)| !(w.is_finite() && **w > 0.0))
+    {
+        return Err(crate::error::invalid(
+            "sample_weight",
+            w,
+            format!("row {row}: standardisation needs finite, positive weights"),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks that every value of every column of `data` is finite (the rows
+/// named as in `data`).
+pub(crate) fn check_finite(data: &Dataset) -> Result<()> {
+    for (j, f) in data.features().iter().enumerate() {
+        check_finite_column(&f.name, &data.column(j))?;
+    }
+    Ok(())
+}
+
+/// Share of label +1 among `y`, each row counted with its weight.
+pub(crate) fn positive_share(y: &[f64], weights: Option<&[f64]>) -> f64 {
+    match weights {
+        None => y.iter().filter(|&&v| v > 0.0).count() as f64 / y.len() as f64,
+        Some(w) => {
+            let pos: f64 = y
+                .iter()
+                .zip(w)
+                .filter(|(&v, _)| v > 0.0)
+                .map(|(_, w)| w)
+                .sum();
+            pos / w.iter().sum::<f64>()
+        }
     }
 }
 

@@ -60,7 +60,7 @@ pub struct PathStep {
 
 /// A tree encoded as neural rules, with where each rule came from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Encoding {
+pub struct EncodedTree {
     /// The network at initialisation.
     pub network: NeuralRules,
     /// The columns the tree splits on, increasing: the network's inputs
@@ -75,7 +75,7 @@ pub struct Encoding {
 /// Encodes the leaves of a binary classification tree grown on the raw
 /// features as neural rules over the features standardised by
 /// `standardizer` (fitted on the same training data).
-pub fn encode_tree(tree: &Tree, standardizer: &Standardizer, deep: bool) -> Result<Encoding> {
+pub fn encode_tree(tree: &Tree, standardizer: &Standardizer, deep: bool) -> Result<EncodedTree> {
     if tree.n_classes() != 2 {
         return Err(invalid(
             "tree",
@@ -143,7 +143,7 @@ pub fn encode_tree(tree: &Tree, standardizer: &Standardizer, deep: bool) -> Resu
         };
         network.set_output_weight(k, c);
     }
-    Ok(Encoding {
+    Ok(EncodedTree {
         network,
         inputs,
         leaves,

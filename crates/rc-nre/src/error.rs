@@ -65,11 +65,13 @@ pub enum Error {
         dataset: String,
     },
 
-    /// A feature is categorical (level codes); the networks need numbers.
+    /// A feature reached the networks as level codes: the model was asked
+    /// to read categories natively ([`rulecover_core::Encoding::Native`]),
+    /// or a [`crate::Standardizer`] was given raw categorical data.
     #[error(
-        "feature '{feature}' (column {column}) is categorical; NRE and the MLP take numeric \
-         columns only: call Dataset::one_hot(drop_first) first, or re-declare the level \
-         codes as a numeric column"
+        "feature '{feature}' (column {column}) is categorical; NRE and the MLP read numbers: \
+         fit with the one-hot encoding (the default, Encoding::OneHot), or re-declare the \
+         level codes as a numeric column"
     )]
     CategoricalFeature {
         /// The feature name.
@@ -111,7 +113,10 @@ pub enum Error {
         rows: usize,
     },
 
-    /// The data to predict does not have the training features.
+    /// A matrix or dataset given to the low-level [`crate::Standardizer`]
+    /// has a different number of features than it was fitted on (the
+    /// models read data by column name instead, reporting a missing
+    /// column as [`rulecover_core::Error::MissingColumn`]).
     #[error("the model was trained on {expected} features but the data has {found}")]
     FeatureMismatch {
         /// Number of training features.

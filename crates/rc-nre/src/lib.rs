@@ -34,11 +34,12 @@
 //!
 //! # What it does
 //!
-//! - [`NreParams`] fits an [`NreModel`] (Algorithm 1): features are
+//! - [`NreParams`] fits an [`NreModel`] (Algorithm 1): categorical
+//!   columns are one-hot encoded, features are
 //!   standardised with the training mean and standard deviation; a Gini
 //!   tree of depth `max_depth` is grown with rc-tree — Eq. 15's margin
-//!   gain is exactly twice the Gini decrease ([`margin`]) — on the raw
-//!   values (CART is invariant under the affine standardisation, and so
+//!   gain is exactly twice the Gini decrease ([`margin`]) — on the unstandardised
+//!   encoded values (CART is invariant under the affine standardisation, and so
 //!   the untrained network predicts exactly as rc-tree's CART of the same
 //!   depth and seed), its thresholds mapped into standardised space; every
 //!   leaf is encoded as a neural rule ([`encode_tree`]: weights ±1 on the split
@@ -48,7 +49,9 @@
 //!   initialised to the identity.
 //! - [`MlpParams`] fits the [`MlpModel`] baseline.
 //! - [`NreModel::rules`] reads the trained rules back as oblique
-//!   conditions on the raw features; [`plot`] draws the supports of a
+//!   conditions on the unstandardised (encoded) features, and
+//!   [`rulecover_core::RuleModel::rule_set`] gives them as core
+//!   [`rulecover_core::ObliqueCondition`]s with their training coverage; [`plot`] draws the supports of a
 //!   model with two inputs as SVG.
 //!
 //! # Choices the paper leaves open
@@ -69,10 +72,24 @@
 //!
 //! # Input
 //!
-//! Binary class labels; numeric (or one-hot indicator) features with
-//! finite values. Constant features are an error unless
-//! [`ConstantFeatures::Ignore`] is set. Every problem is an [`Error`]
-//! naming the feature, row or parameter.
+//! Binary class labels; numeric and categorical columns. Each model stores
+//! the input [`rulecover_core::Encoder`] fitted at fit (by default one-hot
+//! with every level, [`NreParams::encoding()`] / [`MlpParams::encoding()`]),
+//! reads new data by column name and encodes it the same way
+//! ([`rulecover_core::Fitted`]); the tree, the network and the rules refer
+//! to the encoded features. Numeric values must be finite (a missing
+//! categorical value is all-zero indicators). Constant features are an
+//! error unless [`ConstantFeatures::Ignore`] is set. Every problem is an
+//! [`Error`] naming the feature, row or parameter.
+//!
+//! # Sample weights
+//!
+//! [`rulecover_core::Fit::fit_weighted`] weights the standardisation, the
+//! initial tree, the training loss and early stopping; rows of weight 0
+//! are dropped, equal weights give the unweighted model, and an integer
+//! weight acts as that many copies of the row in expectation over the
+//! mini-batches (exactly, up to rounding, with full-batch training): see
+//! [`train()`].
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 // The README example runs as a doctest too.
@@ -94,12 +111,12 @@ pub mod train;
 
 pub use adam::Adam;
 pub use data::{ConstantFeatures, Standardizer};
-pub use encode::{encode_tree, Encoding, PathStep};
+pub use encode::{encode_tree, EncodedTree, PathStep};
 pub use error::{Error, Result};
 pub use loss::Loss;
 pub use mlp::{Mlp, MlpCache, MlpModel};
 pub use model::NreModel;
 pub use network::{Network, NeuralRules, RulesCache};
 pub use params::{MlpParams, NreParams};
-pub use rules::{Hyperplane, NeuralRule, ObliqueCondition};
+pub use rules::{display_condition, Hyperplane, NeuralRule};
 pub use train::{mean_best_epoch, train, StopOn, TrainHistory, TrainParams, TrainSet};

@@ -9,9 +9,9 @@ use nalgebra::{DMatrix, DMatrixView, DMatrixViewMut};
 use serde::{Deserialize, Serialize};
 
 use rulecover_core::rng::derive_seed;
-use rulecover_core::{Dataset, Feature, Fit, Predict, Predictions, Rng};
+use rulecover_core::{Dataset, Encoder, Feature, Fit, Fitted, Predict, Predictions, Rng};
 
-use crate::data::{select_rows, signed_labels, stratified_split, Standardizer};
+use crate::data::{select_rows, signed_labels, stratified_split, training_rows, Standardizer};
 use crate::error::{Error, Result};
 use crate::loss::Loss;
 use crate::network::Network;
@@ -148,28 +148,30 @@ impl Network for Mlp {
 }
 
 /// A fitted one-hidden-layer ReLU network.
+///
+/// It stores the input [`Encoder`] fitted on the training data: every
+/// method that reads data first matches the columns by name and one-hot
+/// encodes categorical ones as at fit ([`Encoder::transform`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MlpModel {
-    features: Vec<Feature>,
-    class_names: Vec<String>,
+    encoder: Encoder,
     standardizer: Standardizer,
     network: Mlp,
     loss: Loss,
     history: TrainHistory,
 }
 
-impl Fit for MlpParams {
-    type Model = MlpModel;
-    type Error = Error;
-
-    /// Standardises all features with the training statistics, holds out
-    /// a stratified validation part and trains with Adam, keeping the
-    /// best epoch on it (see [`crate::TrainParams::stop_on`]).
-    fn fit(&self, data: &Dataset) -> Result<MlpModel> {
+impl MlpParams {
+    /// [`Fit::fit`] with optional row weights.
+    fn fit_rows(&self, data: &Dataset, weights: Option<&[f64]>) -> Result<MlpModel> {
         self.validate()?;
+        let (encoder, encoded) = Encoder::fit(data, self.encoding)?;
+        let (data, weights) = training_rows(encoded, weights)?;
+        let data = &data;
+        let w = weights.as_deref();
         crate::data::check_features(data)?;
         let y = signed_labels(data)?;
-        let standardizer = Standardizer::fit(data, self.constant_features)?;
+        let standardizer = Standardizer::fit_weighted(data, w, self.constant_features)?;
         let all: Vec<usize> = (0..data.n_features()).collect();
         let z = standardizer.transform(data, &all)?;
         let (fit_rows, val_rows) = stratified_split(
@@ -181,16 +183,20 @@ impl Fit for MlpParams {
         let y_fit: Vec<f64> = fit_rows.iter().map(|&i| y[i]).collect();
         let x_val = select_rows(&z, &val_rows);
         let y_val: Vec<f64> = val_rows.iter().map(|&i| y[i]).collect();
+        let pick = |rows: &[usize]| w.map(|w| rows.iter().map(|&i| w[i]).collect::<Vec<f64>>());
+        let (w_fit, w_val) = (pick(&fit_rows), pick(&val_rows));
         let mut network = Mlp::new(data.n_features(), self.hidden, derive_seed(self.seed, 3));
         let val = (!val_rows.is_empty()).then_some(TrainSet {
             x: &x_val,
             y: &y_val,
+            weights: w_val.as_deref(),
         });
         let history = train(
             &mut network,
             TrainSet {
                 x: &x_fit,
                 y: &y_fit,
+                weights: w_fit.as_deref(),
             },
             val,
             &self.train,
@@ -198,13 +204,35 @@ impl Fit for MlpParams {
             &mut |_, _| {},
         )?;
         Ok(MlpModel {
-            features: data.features().to_vec(),
-            class_names: data.class_names().to_vec(),
+            encoder,
             standardizer,
             network,
             loss: self.train.loss,
             history,
         })
+    }
+}
+
+impl Fit for MlpParams {
+    type Model = MlpModel;
+    type Error = Error;
+
+    /// One-hot encodes categorical columns, standardises all features
+    /// with the training statistics, holds out a stratified validation
+    /// part and trains with Adam, keeping the best epoch on it (see
+    /// [`crate::TrainParams::stop_on`]).
+    fn fit(&self, data: &Dataset) -> Result<MlpModel> {
+        self.fit_rows(data, None)
+    }
+
+    /// [`Fit::fit`] with one finite, non-negative weight per row (not all
+    /// zero), with the semantics of [`crate::NreParams`]' `fit_weighted`:
+    /// weighted standardisation, training loss and early stopping; rows of
+    /// weight 0 dropped; equal weights give the unweighted model; integer
+    /// weights act as copies in expectation over the mini-batches (up to
+    /// rounding with full-batch training, see [`crate::train()`]).
+    fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<MlpModel> {
+        self.fit_rows(data, Some(weights))
     }
 }
 
@@ -214,14 +242,20 @@ impl MlpModel {
         &self.network
     }
 
-    /// The training features.
+    /// The encoded training features the network reads (numeric features
+    /// as they are, categorical ones as their one-hot indicators).
     pub fn features(&self) -> &[Feature] {
-        &self.features
+        self.encoder.encoded_features()
     }
 
-    /// Class names.
+    /// Class names in class order (class 1 is the positive class).
     pub fn class_names(&self) -> &[String] {
-        &self.class_names
+        self.encoder.schema().classes()
+    }
+
+    /// The standardisation fitted on the (encoded) training data.
+    pub fn standardizer(&self) -> &Standardizer {
+        &self.standardizer
     }
 
     /// The training history.
@@ -229,28 +263,40 @@ impl MlpModel {
         &self.history
     }
 
-    /// The score `f(x)` of every row.
+    /// The score `f(x) = w₂ᵀ σ(W₁ z + b₁) + b₂` of every row (`z` the
+    /// standardised encoded features).
+    ///
+    /// # Errors
+    /// The encoder's errors (missing column, unseen level, … as
+    /// [`Error::Core`]) and [`Error::NonFinite`] naming the feature and
+    /// the (0-based) row of a missing or infinite value.
     pub fn decision_function(&self, data: &Dataset) -> Result<Vec<f64>> {
-        if data.n_features() != self.features.len() {
-            return Err(Error::FeatureMismatch {
-                expected: self.features.len(),
-                found: data.n_features(),
-            });
-        }
+        let data = self.encoder.transform(data)?;
         let all: Vec<usize> = (0..data.n_features()).collect();
-        let x = self.standardizer.transform(data, &all)?;
+        let x = self.standardizer.transform(&data, &all)?;
         Ok(scores_of(&self.network, &x))
     }
 
-    /// Class probabilities, row-major `n × 2`.
-    pub fn predict_proba(&self, data: &Dataset) -> Result<Vec<f64>> {
+    /// Probability of class 1 (the positive class) for every row:
+    /// `loss.proba(f)` of the score — the sigmoid `1/(1 + e^{−f})` for the
+    /// logistic loss, `clamp((1 + f)/2, 0, 1)` for the hinge and squared
+    /// losses.
+    pub fn predict_positive(&self, data: &Dataset) -> Result<Vec<f64>> {
         Ok(self
             .decision_function(data)?
             .into_iter()
-            .flat_map(|f| {
-                let p = self.loss.proba(f);
-                [1.0 - p, p]
-            })
+            .map(|f| self.loss.proba(f))
+            .collect())
+    }
+
+    /// Class probabilities, row-major `n × 2` in class order (the
+    /// [`Predict`] layout): `[1 − p, p]` per row with `p` =
+    /// [`MlpModel::predict_positive`].
+    pub fn predict_proba(&self, data: &Dataset) -> Result<Vec<f64>> {
+        Ok(self
+            .predict_positive(data)?
+            .into_iter()
+            .flat_map(|p| [1.0 - p, p])
             .collect())
     }
 }
@@ -258,11 +304,19 @@ impl MlpModel {
 impl Predict for MlpModel {
     type Error = Error;
 
-    /// Class probabilities.
+    /// Class probabilities, `n × 2` in class order: class 1 gets
+    /// [`MlpModel::predict_positive`] (the loss's link of the network
+    /// score, the sigmoid for the logistic loss), class 0 its complement.
     fn predict(&self, data: &Dataset) -> Result<Predictions> {
         Ok(Predictions::Classes {
             n_classes: 2,
             proba: self.predict_proba(data)?,
         })
+    }
+}
+
+impl Fitted for MlpModel {
+    fn encoder(&self) -> &Encoder {
+        &self.encoder
     }
 }

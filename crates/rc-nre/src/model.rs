@@ -1,5 +1,6 @@
-//! Algorithm 1 end to end: standardise, grow the tree, encode its leaves,
-//! train — and the fitted model that predicts and prints its rules.
+//! Algorithm 1 end to end: encode and standardise, grow the tree, encode
+//! its leaves, train — and the fitted model that predicts and prints its
+//! rules.
 
 use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
@@ -7,11 +8,13 @@ use serde::{Deserialize, Serialize};
 use rc_tree::{DecisionTree, DecisionTreeParams};
 use rulecover_core::rng::derive_seed;
 use rulecover_core::{
-    Antecedent, Dataset, Feature, Fit, Outcome, Predict, Predictions, RuleModel, RuleSet,
-    WeightedRule,
+    Antecedent, Dataset, Encoder, Feature, Fit, Fitted, Outcome, Predict, Predictions, RuleModel,
+    RuleSet, WeightedRule,
 };
 
-use crate::data::{select_rows, signed_labels, stratified_split, Standardizer};
+use crate::data::{
+    positive_share, select_rows, signed_labels, stratified_split, training_rows, Standardizer,
+};
 use crate::encode::{encode_tree, PathStep};
 use crate::error::{Error, Result};
 use crate::loss::Loss;
@@ -22,10 +25,16 @@ use crate::rules::{export_rules, NeuralRule};
 use crate::train::{gather, scores_of, train, TrainHistory, TrainParams, TrainSet, EVAL_CHUNK};
 
 /// A fitted neural rule ensemble.
+///
+/// It stores the input [`Encoder`] fitted on the training data: every
+/// method that reads data ([`Predict::predict`],
+/// [`NreModel::predict_proba`], [`NreModel::supports`], …) first matches
+/// the columns by name and one-hot encodes categorical ones as at fit
+/// ([`Encoder::transform`]). The rules, the tree and the network refer to
+/// the *encoded* features ([`NreModel::features`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NreModel {
-    features: Vec<Feature>,
-    class_names: Vec<String>,
+    encoder: Encoder,
     standardizer: Standardizer,
     tree: DecisionTree,
     inputs: Vec<usize>,
@@ -35,6 +44,8 @@ pub struct NreModel {
     loss: Loss,
     prior: f64,
     history: TrainHistory,
+    /// Training rows in the support of each rule.
+    coverage: Vec<usize>,
 }
 
 /// What `fit` needs from the data, computed once.
@@ -43,25 +54,35 @@ struct Prepared {
     /// All features, standardised.
     z: DMatrix<f64>,
     y: Vec<f64>,
+    /// Positive row weights (`None`: unit weights).
+    weights: Option<Vec<f64>>,
     prior: f64,
 }
 
-fn prepare(params: &NreParams, data: &Dataset) -> Result<Prepared> {
+fn prepare(params: &NreParams, data: &Dataset, weights: Option<Vec<f64>>) -> Result<Prepared> {
     crate::data::check_features(data)?;
     let y = signed_labels(data)?;
-    let standardizer = Standardizer::fit(data, params.constant_features)?;
+    let standardizer =
+        Standardizer::fit_weighted(data, weights.as_deref(), params.constant_features)?;
     let all: Vec<usize> = (0..data.n_features()).collect();
     let z = standardizer.transform(data, &all)?;
-    let prior = y.iter().filter(|&&v| v > 0.0).count() as f64 / y.len() as f64;
+    let prior = positive_share(&y, weights.as_deref());
     Ok(Prepared {
         standardizer,
         z,
         y,
+        weights,
         prior,
     })
 }
 
-/// Grows the Gini tree (≡ Eq. 15) on rows `rows` of the raw features.
+/// Entries `rows` of optional per-row values.
+fn pick(values: Option<&[f64]>, rows: &[usize]) -> Option<Vec<f64>> {
+    values.map(|v| rows.iter().map(|&i| v[i]).collect())
+}
+
+/// Grows the Gini tree (≡ Eq. 15) on rows `rows` of the encoded,
+/// unstandardised features.
 ///
 /// Algorithm 1 grows it on standardised values; CART's partition is
 /// invariant under that affine map, so the tree is grown on the raw values
@@ -70,25 +91,39 @@ fn prepare(params: &NreParams, data: &Dataset) -> Result<Prepared> {
 /// into standardised space. Growing it on standardised values instead
 /// places some midpoints differently in floating point (adult, fold 2: one
 /// of 6,513 test rows routed differently from the same-depth CART).
-fn grow_tree(params: &NreParams, data: &Dataset, rows: &[usize]) -> Result<DecisionTree> {
+///
+/// With row weights the tree is rc-tree's weighted CART on the same rows
+/// (`weights` holds one weight per row of `data`).
+fn grow_tree(
+    params: &NreParams,
+    data: &Dataset,
+    rows: &[usize],
+    weights: Option<&[f64]>,
+) -> Result<DecisionTree> {
     let sub = data.subset(rows)?;
-    Ok(DecisionTreeParams::classifier()
+    let cart = DecisionTreeParams::classifier()
         .max_depth(params.max_depth)
         .min_samples_leaf(params.min_samples_leaf)
-        .seed(params.seed)
-        .fit(&sub)?)
+        .seed(params.seed);
+    Ok(match pick(weights, rows) {
+        None => cart.fit(&sub)?,
+        Some(w) => cart.fit_weighted(&sub, &w)?,
+    })
 }
 
 impl NreParams {
-    /// Steps 1–5 of Algorithm 1 without training: standardises `data`,
-    /// grows the tree on all of its rows and encodes every leaf as a
-    /// neural rule. Train it with [`NreModel::train`].
+    /// Steps 1–5 of Algorithm 1 without training: encodes and
+    /// standardises `data`, grows the tree on all of its rows and encodes
+    /// every leaf as a neural rule. Train it with [`NreModel::train`].
     pub fn initialize(&self, data: &Dataset) -> Result<NreModel> {
         self.validate()?;
-        let prep = prepare(self, data)?;
+        let (encoder, data) = Encoder::fit(data, self.encoding)?;
+        let prep = prepare(self, &data, None)?;
         let rows: Vec<usize> = (0..data.n_rows()).collect();
-        let tree = grow_tree(self, data, &rows)?;
-        NreModel::from_parts(self, data, &prep, tree)
+        let tree = grow_tree(self, &data, &rows, None)?;
+        let mut model = NreModel::from_parts(self, encoder, &prep, tree)?;
+        model.coverage = coverage_of(&model.network, &select_columns(&prep.z, &model.inputs));
+        Ok(model)
     }
 
     /// [`Fit::fit`] with an observer called after every epoch with the
@@ -100,24 +135,41 @@ impl NreParams {
         data: &Dataset,
         observer: &mut dyn FnMut(usize, &NeuralRules),
     ) -> Result<NreModel> {
+        self.fit_rows(data, None, observer)
+    }
+
+    /// [`NreParams::fit_observed`] with optional row weights.
+    fn fit_rows(
+        &self,
+        data: &Dataset,
+        weights: Option<&[f64]>,
+        observer: &mut dyn FnMut(usize, &NeuralRules),
+    ) -> Result<NreModel> {
         self.validate()?;
-        let prep = prepare(self, data)?;
+        let (encoder, encoded) = Encoder::fit(data, self.encoding)?;
+        let (data, weights) = training_rows(encoded, weights)?;
+        let data = &data;
+        let prep = prepare(self, data, weights)?;
+        let w = prep.weights.as_deref();
         let (fit_rows, val_rows) = stratified_split(
             &prep.y,
             self.train.validation_fraction,
             derive_seed(self.seed, 1),
         );
         let refit = self.refit && !val_rows.is_empty();
-        let tree = grow_tree(self, data, &fit_rows)?;
-        let mut model = NreModel::from_parts(self, data, &prep, tree)?;
+        let tree = grow_tree(self, data, &fit_rows, w)?;
+        let mut model = NreModel::from_parts(self, encoder.clone(), &prep, tree)?;
         let xf = select_columns(&prep.z, &model.inputs);
         let x_fit = select_rows(&xf, &fit_rows);
         let y_fit: Vec<f64> = fit_rows.iter().map(|&i| prep.y[i]).collect();
+        let w_fit = pick(w, &fit_rows);
         let x_val = select_rows(&xf, &val_rows);
         let y_val: Vec<f64> = val_rows.iter().map(|&i| prep.y[i]).collect();
+        let w_val = pick(w, &val_rows);
         let val = (!val_rows.is_empty()).then_some(TrainSet {
             x: &x_val,
             y: &y_val,
+            weights: w_val.as_deref(),
         });
         let mut no_observer = |_: usize, _: &NeuralRules| {};
         let first_observer: &mut dyn FnMut(usize, &NeuralRules) =
@@ -127,6 +179,7 @@ impl NreParams {
             TrainSet {
                 x: &x_fit,
                 y: &y_fit,
+                weights: w_fit.as_deref(),
             },
             val,
             &self.train,
@@ -134,13 +187,14 @@ impl NreParams {
             first_observer,
         )?;
         if !refit {
+            model.coverage = coverage_of(&model.network, &xf);
             return Ok(model);
         }
         // Refit: the tree on every training row, trained for the epoch
         // count the validation rows chose.
         let all: Vec<usize> = (0..data.n_rows()).collect();
-        let tree = grow_tree(self, data, &all)?;
-        let mut full = NreModel::from_parts(self, data, &prep, tree)?;
+        let tree = grow_tree(self, data, &all, w)?;
+        let mut full = NreModel::from_parts(self, encoder, &prep, tree)?;
         let x_all = select_columns(&prep.z, &full.inputs);
         let epochs = model.history.best_epoch;
         let final_params = self
@@ -153,6 +207,7 @@ impl NreParams {
             TrainSet {
                 x: &x_all,
                 y: &prep.y,
+                weights: w,
             },
             None,
             &final_params,
@@ -161,6 +216,7 @@ impl NreParams {
         )?;
         full.history = model.history;
         full.history.refit_epochs = Some(epochs);
+        full.coverage = coverage_of(&full.network, &x_all);
         Ok(full)
     }
 }
@@ -179,29 +235,29 @@ impl NreParams {
     /// carries over poorly to a new tree's trajectory; the `paper004` suite
     /// uses the default (early-stopped) fit instead.
     ///
-    /// `validation` needs the training features (in order), finite values
-    /// and both classes (stratified folds have them); otherwise a typed
+    /// `validation` is read by column name and encoded as `train_data`
+    /// was; it needs the training features, finite values and both classes (stratified folds have them); otherwise a typed
     /// error.
     pub fn fit_validated(&self, train_data: &Dataset, validation: &Dataset) -> Result<NreModel> {
         self.validate()?;
-        let prep = prepare(self, train_data)?;
+        let (encoder, train_data) = Encoder::fit(train_data, self.encoding)?;
+        let prep = prepare(self, &train_data, None)?;
         let all: Vec<usize> = (0..train_data.n_rows()).collect();
-        let tree = grow_tree(self, train_data, &all)?;
-        let mut model = NreModel::from_parts(self, train_data, &prep, tree)?;
+        let tree = grow_tree(self, &train_data, &all, None)?;
+        let mut model = NreModel::from_parts(self, encoder, &prep, tree)?;
         let x = select_columns(&prep.z, &model.inputs);
-        let x_val = model.network_inputs(validation)?;
-        let y_val = signed_labels(validation)?;
+        let validation = model.encoder.transform(validation)?;
+        let x_val = model.network_inputs(&validation)?;
+        let y_val = signed_labels(&validation)?;
         model.history = train(
             &mut model.network,
-            TrainSet { x: &x, y: &prep.y },
-            Some(TrainSet {
-                x: &x_val,
-                y: &y_val,
-            }),
+            TrainSet::new(&x, &prep.y),
+            Some(TrainSet::new(&x_val, &y_val)),
             &self.train,
             derive_seed(self.seed, 2),
             &mut |_, _| {},
         )?;
+        model.coverage = coverage_of(&model.network, &x);
         Ok(model)
     }
 }
@@ -221,6 +277,48 @@ impl Fit for NreParams {
     fn fit(&self, data: &Dataset) -> Result<NreModel> {
         self.fit_observed(data, &mut |_, _| {})
     }
+
+    /// [`Fit::fit`] with one finite, non-negative weight per row (not all
+    /// zero): the standardisation statistics, the class prior, the initial
+    /// tree (rc-tree's weighted CART), the training loss and the
+    /// early-stopping error and loss are all weighted.
+    ///
+    /// - Rows of weight 0 are dropped before anything else (after the
+    ///   finiteness check, which reads every row): the model is exactly
+    ///   the model fitted on the other rows.
+    /// - Equal weights (whatever their value) give exactly the unweighted
+    ///   model.
+    /// - An integer weight acts as that many copies of the row in
+    ///   expectation over the mini-batch order; with full-batch training
+    ///   and no validation split the training steps are the replicated
+    ///   data's steps up to floating-point rounding (see
+    ///   [`crate::train()`]). The validation split draws rows, not copies.
+    fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<NreModel> {
+        self.fit_rows(data, Some(weights), &mut |_, _| {})
+    }
+}
+
+/// Number of rows of `x` (standardised network inputs) in the support of
+/// each rule (`s_k > 0`), computed in chunks.
+fn coverage_of(network: &NeuralRules, x: &DMatrix<f64>) -> Vec<usize> {
+    let mut counts = vec![0; network.n_rules()];
+    let mut cache = RulesCache::default();
+    let mut buf = DMatrix::zeros(0, 0);
+    let mut start = 0;
+    while start < x.nrows() {
+        let end = (start + EVAL_CHUNK).min(x.nrows());
+        let rows: Vec<usize> = (start..end).collect();
+        gather(x, &rows, &mut buf);
+        network.forward(&buf, &mut cache);
+        for (count, col) in counts
+            .iter_mut()
+            .zip(network.supports_of(&cache).column_iter())
+        {
+            *count += col.iter().filter(|&&v| v > 0.0).count();
+        }
+        start = end;
+    }
+    counts
 }
 
 /// `P(1)` kept strictly on the side of ½ given by the sign of `f`: the
@@ -249,14 +347,14 @@ fn select_columns(z: &DMatrix<f64>, cols: &[usize]) -> DMatrix<f64> {
 impl NreModel {
     fn from_parts(
         params: &NreParams,
-        data: &Dataset,
+        encoder: Encoder,
         prep: &Prepared,
         tree: DecisionTree,
     ) -> Result<NreModel> {
         let enc = encode_tree(tree.tree(), &prep.standardizer, params.deep)?;
+        let n_rules = enc.network.n_rules();
         Ok(NreModel {
-            features: data.features().to_vec(),
-            class_names: data.class_names().to_vec(),
+            encoder,
             standardizer: prep.standardizer.clone(),
             tree,
             inputs: enc.inputs,
@@ -266,17 +364,28 @@ impl NreModel {
             loss: params.train.loss,
             prior: prep.prior,
             history: TrainHistory::default(),
+            coverage: vec![0; n_rules],
         })
     }
 
-    /// The training features.
+    /// The encoded training features the standardisation, the tree, the
+    /// network and the rules refer to by column index: numeric features
+    /// as they are, categorical ones as their one-hot indicators
+    /// ([`Encoder::encoded_features`]).
     pub fn features(&self) -> &[Feature] {
-        &self.features
+        self.encoder.encoded_features()
     }
 
-    /// Class names.
+    /// Class names in class order (class 1 is the positive class).
     pub fn class_names(&self) -> &[String] {
-        &self.class_names
+        self.encoder.schema().classes()
+    }
+
+    /// Training rows in the support of each rule (`s_k > 0`), counted
+    /// when the network was last fitted or trained: every row given to the
+    /// fit (validation rows included; rows of weight 0 excluded).
+    pub fn coverage(&self) -> &[usize] {
+        &self.coverage
     }
 
     /// The standardisation fitted on the training data.
@@ -284,9 +393,10 @@ impl NreModel {
         &self.standardizer
     }
 
-    /// The tree the network was initialised from, grown on the raw
-    /// features of the rows used for training (predict with it on raw
-    /// data).
+    /// The tree the network was initialised from, grown on the encoded
+    /// (unstandardised) features of the rows used for training. It reads
+    /// encoded data: give it `model.encoder().transform(data)?` (numeric
+    /// data is its own encoding).
     pub fn tree(&self) -> &DecisionTree {
         &self.tree
     }
@@ -331,14 +441,17 @@ impl NreModel {
     /// in the paper's Figs. 4 and 5.
     pub fn retain_rules(&mut self, keep: &[usize]) -> Result<()> {
         self.network = self.network.retain_rules(keep)?;
+        self.coverage = keep.iter().map(|&k| self.coverage[k]).collect();
         self.leaves = keep.iter().map(|&k| self.leaves[k]).collect();
         self.paths = keep.iter().map(|&k| self.paths[k].clone()).collect();
         Ok(())
     }
 
     /// Replaces the network (e.g. by a snapshot taken during training); it
-    /// must have the same inputs and rules.
-    pub fn set_network(&mut self, network: NeuralRules) -> Result<()> {
+    /// must have the same inputs and rules. The rules' training coverage
+    /// ([`NreModel::coverage`]) is recounted on `training` (the data the
+    /// network was trained on).
+    pub fn set_network(&mut self, network: NeuralRules, training: &Dataset) -> Result<()> {
         if network.n_inputs() != self.network.n_inputs()
             || network.units_per_rule() != self.network.units_per_rule()
             || network.is_deep() != self.network.is_deep()
@@ -357,24 +470,29 @@ impl NreModel {
                 ),
             ));
         }
+        let x = self.network_inputs(training)?;
+        self.coverage = coverage_of(&network, &x);
         self.network = network;
         Ok(())
     }
 
-    /// Standardised inputs `x_T` of every row of `data`.
+    /// Standardised inputs `x_T` of every row of `data` (columns matched
+    /// by name and encoded as at fit).
+    ///
+    /// # Errors
+    /// The encoder's errors ([`rulecover_core::Error::MissingColumn`],
+    /// [`rulecover_core::Error::UnseenLevel`], …, as [`Error::Core`]), and
+    /// [`Error::NonFinite`] naming the feature and the (0-based) row of a
+    /// missing or infinite value in a column the network reads.
     pub fn network_inputs(&self, data: &Dataset) -> Result<DMatrix<f64>> {
-        if data.n_features() != self.features.len() {
-            return Err(Error::FeatureMismatch {
-                expected: self.features.len(),
-                found: data.n_features(),
-            });
-        }
-        self.standardizer.transform(data, &self.inputs)
+        let data = self.encoder.transform(data)?;
+        self.standardizer.transform(&data, &self.inputs)
     }
 
     /// (Continues to) train the network on `data` with `params`; with a
     /// validation fraction, early stopping holds out a stratified part of
-    /// `data`. The tree and standardisation are kept.
+    /// `data`. The tree and standardisation are kept; the rules' coverage
+    /// is recounted on `data`.
     pub fn train(
         &mut self,
         data: &Dataset,
@@ -383,30 +501,26 @@ impl NreModel {
         observer: &mut dyn FnMut(usize, &NeuralRules),
     ) -> Result<TrainHistory> {
         params.validate()?;
-        let y = signed_labels(data)?;
-        let x = self.network_inputs(data)?;
+        let data = self.encoder.transform(data)?;
+        let y = signed_labels(&data)?;
+        let x = self.network_inputs(&data)?;
         let (fit_rows, val_rows) =
             stratified_split(&y, params.validation_fraction, derive_seed(seed, 1));
         let x_fit = select_rows(&x, &fit_rows);
         let y_fit: Vec<f64> = fit_rows.iter().map(|&i| y[i]).collect();
         let x_val = select_rows(&x, &val_rows);
         let y_val: Vec<f64> = val_rows.iter().map(|&i| y[i]).collect();
-        let val = (!val_rows.is_empty()).then_some(TrainSet {
-            x: &x_val,
-            y: &y_val,
-        });
+        let val = (!val_rows.is_empty()).then_some(TrainSet::new(&x_val, &y_val));
         self.loss = params.loss;
         let hist = train(
             &mut self.network,
-            TrainSet {
-                x: &x_fit,
-                y: &y_fit,
-            },
+            TrainSet::new(&x_fit, &y_fit),
             val,
             params,
             derive_seed(seed, 2),
             observer,
         )?;
+        self.coverage = coverage_of(&self.network, &x);
         self.history = hist.clone();
         Ok(hist)
     }
@@ -432,9 +546,11 @@ impl NreModel {
             .collect())
     }
 
-    /// Probability of class 1 for every row: `loss.proba(f)` (kept strictly
-    /// above ½ when `f > 0` and below when `f < 0`, so the class is `sign
-    /// f`), or the training prior for a row no rule covers.
+    /// Probability of class 1 (the positive class) for every row:
+    /// `loss.proba(f)` of the score `f(x) = Σ_k c_k s_k(x)` — the sigmoid
+    /// for the logistic loss — kept strictly above ½ when `f > 0` and
+    /// below when `f < 0`, so the class is `sign f`; or the training
+    /// (weighted) share of class 1 for a row no rule covers.
     pub fn predict_positive(&self, data: &Dataset) -> Result<Vec<f64>> {
         let x = self.network_inputs(data)?;
         let n = x.nrows();
@@ -461,7 +577,9 @@ impl NreModel {
         Ok(out)
     }
 
-    /// Class probabilities, row-major `n × 2`.
+    /// Class probabilities, row-major `n × 2` in class order (the
+    /// [`Predict`] layout): `[1 − p, p]` per row with `p` =
+    /// [`NreModel::predict_positive`].
     pub fn predict_proba(&self, data: &Dataset) -> Result<Vec<f64>> {
         Ok(self
             .predict_positive(data)?
@@ -494,12 +612,24 @@ impl NreModel {
 impl Predict for NreModel {
     type Error = Error;
 
-    /// Class probabilities.
+    /// Class probabilities, `n × 2` in class order: `proba[2i + 1]` is
+    /// [`NreModel::predict_positive`] — the loss's link applied to the
+    /// network score `f(x) = Σ_k c_k s_k(x)` (the sigmoid `1/(1 + e^{−f})`
+    /// for the logistic loss, `clamp((1 + f)/2, 0, 1)` for the hinge and
+    /// squared losses; see [`Loss::proba`]), kept on the side of ½ that
+    /// `sign f` gives, or the training share of class 1 for a row no rule
+    /// covers — and `proba[2i] = 1 − proba[2i + 1]`.
     fn predict(&self, data: &Dataset) -> Result<Predictions> {
         Ok(Predictions::Classes {
             n_classes: 2,
             proba: self.predict_proba(data)?,
         })
+    }
+}
+
+impl Fitted for NreModel {
+    fn encoder(&self) -> &Encoder {
+        &self.encoder
     }
 }
 
@@ -516,33 +646,53 @@ impl RuleModel for NreModel {
     fn render_rules(&self) -> String {
         let mut out = String::new();
         for r in self.rules() {
-            out.push_str(&r.display(&self.features, &self.class_names).to_string());
+            out.push_str(&r.display(self.features(), self.class_names()).to_string());
             out.push('\n');
         }
         out
     }
 
+    /// One rule per neural rule, in rule order, over the encoded features
+    /// ([`NreModel::features`]) on their raw (unstandardised) scale.
+    ///
+    /// - **Antecedent.** A shallow rule is
+    ///   [`Antecedent::Oblique`](rulecover_core::Antecedent::Oblique): the
+    ///   conjunction of its units' half-spaces `Σ coef·x > t` (or `<`), one
+    ///   per unit, the support `s_k > 0` (see [`NeuralRule::conditions`]).
+    ///   A deep rule's support is not a conjunction of half-spaces — its
+    ///   second layer mixes the ReLU activations `h_i = max(0, g_i(x))` of
+    ///   the first — so it is a
+    ///   [`Antecedent::Clause`](rulecover_core::Antecedent::Clause) of
+    ///   printed literals, one per second-layer unit, `Σ_i v_i·max(0,
+    ///   g_i(x)) > −b`, all of which must hold (text, not evaluable as a
+    ///   condition; [`NreModel::rules`] gives the numbers).
+    /// - **Outcome** [`Outcome::Value`](rulecover_core::Outcome::Value)`(c_k)`:
+    ///   the rule's output weight. A row in the support adds `c_k · s_k(x)`
+    ///   to the score `f(x)`, where the support depth `s_k(x) > 0` is the
+    ///   smallest unit activation (in standardised units), so `c_k` is the
+    ///   contribution per unit of depth; its sign is the class the rule
+    ///   votes for (positive: class 1). For the logistic loss `f` is the
+    ///   log-odds of class 1.
+    /// - **Weight** 1: the network has no weight beside `c_k`.
+    /// - **Coverage**: training rows in the support, counted by the
+    ///   network at fit ([`NreModel::coverage`]).
     fn rule_set(&self) -> RuleSet {
+        let features = self.features();
         RuleSet {
-            features: self.features.clone(),
-            class_names: self.class_names.clone(),
+            features: features.to_vec(),
+            class_names: self.class_names().to_vec(),
             rules: self
                 .rules()
                 .iter()
-                .map(|r| WeightedRule {
-                    antecedent: Antecedent::Oblique(
-                        r.conditions()
-                            .into_iter()
-                            .map(|c| rulecover_core::ObliqueCondition {
-                                terms: c.terms,
-                                greater: c.greater,
-                                threshold: c.threshold,
-                            })
-                            .collect(),
-                    ),
+                .zip(&self.coverage)
+                .map(|(r, &coverage)| WeightedRule {
+                    antecedent: match r.second_layer {
+                        None => Antecedent::Oblique(r.conditions()),
+                        Some(_) => Antecedent::Clause(r.deep_literals(features)),
+                    },
                     outcome: Outcome::Value(r.output),
                     weight: 1.0,
-                    coverage: 0,
+                    coverage,
                 })
                 .collect(),
         }

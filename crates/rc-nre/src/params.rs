@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use rulecover_core::Encoding;
+
 use crate::data::ConstantFeatures;
 use crate::error::{invalid, Result};
 use crate::loss::Loss;
@@ -43,6 +45,12 @@ pub struct NreParams {
     pub refit: bool,
     /// What standardisation does with constant features.
     pub constant_features: ConstantFeatures,
+    /// How raw columns become the numbers the network reads (default
+    /// one-hot with every level; numeric columns pass through).
+    /// [`Encoding::Native`] leaves categorical columns as level codes,
+    /// which the networks refuse ([`crate::Error::CategoricalFeature`]).
+    #[serde(default)]
+    pub encoding: Encoding,
     /// Seed of the validation split and of the mini-batch order.
     pub seed: u64,
 }
@@ -56,6 +64,7 @@ impl Default for NreParams {
             train: TrainParams::default(),
             refit: false,
             constant_features: ConstantFeatures::Reject,
+            encoding: Encoding::default(),
             seed: 0,
         }
     }
@@ -146,6 +155,13 @@ impl NreParams {
         self
     }
 
+    /// Sets the input encoding (default `Encoding::OneHot { drop_first:
+    /// false }`).
+    pub fn encoding(mut self, encoding: Encoding) -> Self {
+        self.encoding = encoding;
+        self
+    }
+
     /// Sets the seed.
     pub fn seed(mut self, seed: u64) -> Self {
         self.seed = seed;
@@ -181,6 +197,10 @@ pub struct MlpParams {
     pub train: TrainParams,
     /// What standardisation does with constant features.
     pub constant_features: ConstantFeatures,
+    /// How raw columns become the numbers the network reads (default
+    /// one-hot with every level, as for [`NreParams`]).
+    #[serde(default)]
+    pub encoding: Encoding,
     /// Seed of the initial weights, the validation split and the batches.
     pub seed: u64,
 }
@@ -191,6 +211,7 @@ impl Default for MlpParams {
             hidden: 256,
             train: TrainParams::default(),
             constant_features: ConstantFeatures::Reject,
+            encoding: Encoding::default(),
             seed: 0,
         }
     }
@@ -212,6 +233,13 @@ impl MlpParams {
     /// Sets the treatment of constant features.
     pub fn constant_features(mut self, c: ConstantFeatures) -> Self {
         self.constant_features = c;
+        self
+    }
+
+    /// Sets the input encoding (default `Encoding::OneHot { drop_first:
+    /// false }`).
+    pub fn encoding(mut self, encoding: Encoding) -> Self {
+        self.encoding = encoding;
         self
     }
 

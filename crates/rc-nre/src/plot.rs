@@ -19,7 +19,7 @@ use std::fmt::Write;
 
 use nalgebra::DMatrix;
 
-use rulecover_core::{Dataset, Feature, Target};
+use rulecover_core::{Dataset, Feature, Fitted, Target};
 
 use crate::error::{invalid, Result};
 use crate::model::NreModel;
@@ -94,15 +94,14 @@ fn range_of(data: &Dataset, j: usize) -> (f64, f64) {
 
 /// Draws the supports of `model`'s rules over two features of `data`, with
 /// `data`'s rows as dots.
+///
+/// `data` is read by column name and encoded as the training data was;
+/// the two features are columns of the encoded data
+/// ([`NreModel::features`]).
 pub fn support_svg(model: &NreModel, data: &Dataset, opts: &PlotOptions) -> Result<String> {
+    let data = &model.encoder().transform(data)?;
     let (fx, fy) = opts.features;
     let p = model.features().len();
-    if data.n_features() != p {
-        return Err(crate::error::Error::FeatureMismatch {
-            expected: p,
-            found: data.n_features(),
-        });
-    }
     if fx >= p || fy >= p || fx == fy {
         return Err(invalid(
             "features",

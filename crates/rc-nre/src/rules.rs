@@ -1,4 +1,5 @@
-//! The trained network read back as rules on the original features.
+//! The trained network read back as rules on the original (unstandardised,
+//! encoded) features, as the core's [`ObliqueCondition`]s.
 //!
 //! A first-layer unit `σ(wᵀz + a)` on standardised inputs `z_t = (x_t −
 //! μ_t)/σ_t` is the hyperplane `Σ_t (w_t/σ_t) x_t + (a − Σ_t w_t μ_t/σ_t)`
@@ -21,7 +22,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use rulecover_core::rule::format_number;
-use rulecover_core::Feature;
+use rulecover_core::{Feature, ObliqueCondition};
 
 use crate::data::Standardizer;
 use crate::network::NeuralRules;
@@ -48,17 +49,25 @@ impl Hyperplane {
     }
 
     /// The condition "this hyperplane is positive", scaled so the largest
-    /// coefficient is +1; `None` when every coefficient is 0.
+    /// coefficient is +1; `None` when it always holds (every coefficient
+    /// is 0 and the offset is positive). A hyperplane with no coefficients
+    /// and a non-positive offset never holds: it gives the condition `0 >
+    /// −offset` with no terms, which fails on every row.
     pub fn condition(&self) -> Option<ObliqueCondition> {
-        let (lead, m) = self
+        let Some((lead, m)) = self
             .coefficients
             .iter()
             .enumerate()
             .max_by(|a, b| a.1 .1.abs().total_cmp(&b.1 .1.abs()))
-            .map(|(i, &(_, c))| (i, c))?;
-        if m == 0.0 {
-            return None;
-        }
+            .map(|(i, &(_, c))| (i, c))
+            .filter(|&(_, m)| m != 0.0)
+        else {
+            return (self.offset <= 0.0).then(|| ObliqueCondition {
+                terms: Vec::new(),
+                greater: true,
+                threshold: -self.offset,
+            });
+        };
         // Σ g x + g0 > 0  ⇔  Σ (g/|m|) x > −g0/|m|; flip when m < 0.
         let s = m.signum() / m.abs();
         let mut terms: Vec<(usize, f64)> = Vec::with_capacity(self.coefficients.len());
@@ -76,41 +85,16 @@ impl Hyperplane {
     }
 }
 
-/// `Σ coef·x > threshold` (or `<` when `greater` is false) on raw feature
-/// values; the first term is the leading one with coefficient 1.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ObliqueCondition {
-    /// `(feature column, coefficient)`, leading term first.
-    pub terms: Vec<(usize, f64)>,
-    /// `>` when true, `<` when false.
-    pub greater: bool,
-    /// The right-hand side.
-    pub threshold: f64,
-}
-
-impl ObliqueCondition {
-    /// Whether a raw row (all features) satisfies it; false when a column
-    /// is missing.
-    pub fn holds(&self, row: &[f64]) -> bool {
-        let v: f64 = self
-            .terms
-            .iter()
-            .map(|&(j, c)| c * row.get(j).copied().unwrap_or(f64::NAN))
-            .sum();
-        if self.greater {
-            v > self.threshold
-        } else {
-            v < self.threshold
-        }
-    }
-
-    /// Printable form with feature names (coefficients to 2 decimals;
-    /// terms that round to 0 are left out).
-    pub fn display<'a>(&'a self, features: &'a [Feature]) -> ConditionDisplay<'a> {
-        ConditionDisplay {
-            condition: self,
-            features,
-        }
+/// Printable form of an [`ObliqueCondition`] with feature names, as the
+/// rules print (coefficients to 2 decimals; terms that round to 0 are
+/// left out): `x0 − 0.12·x3 < 1.4`.
+pub fn display_condition<'a>(
+    condition: &'a ObliqueCondition,
+    features: &'a [Feature],
+) -> ConditionDisplay<'a> {
+    ConditionDisplay {
+        condition,
+        features,
     }
 }
 
@@ -147,13 +131,45 @@ fn write_terms<'n>(
     Ok(())
 }
 
+/// `a·x − b·y + c` with the numbers as the shortest `f32` decimal; zero
+/// coefficients and a zero constant are left out.
+fn affine_text(terms: &[(String, f64)], constant: f64) -> String {
+    let mut text = String::new();
+    let mut push = |magnitude: String, negative: bool| {
+        if text.is_empty() {
+            text = if negative {
+                format!("−{magnitude}")
+            } else {
+                magnitude
+            };
+        } else {
+            let sign = if negative { '−' } else { '+' };
+            text.push_str(&format!(" {sign} {magnitude}"));
+        }
+    };
+    let mut any = false;
+    for (name, c) in terms.iter().filter(|(_, c)| *c != 0.0) {
+        any = true;
+        let magnitude = if c.abs() == 1.0 {
+            name.clone()
+        } else {
+            format!("{}·{name}", format_number(c.abs()))
+        };
+        push(magnitude, *c < 0.0);
+    }
+    if constant != 0.0 || !any {
+        push(format_number(constant.abs()), constant < 0.0);
+    }
+    text
+}
+
 fn feature_name(features: &[Feature], j: usize) -> String {
     features
         .get(j)
         .map_or_else(|| format!("x{j}"), |f| f.name.clone())
 }
 
-/// [`ObliqueCondition`] with feature names.
+/// [`ObliqueCondition`] with feature names ([`display_condition`]).
 pub struct ConditionDisplay<'a> {
     condition: &'a ObliqueCondition,
     features: &'a [Feature],
@@ -220,9 +236,12 @@ impl NeuralRule {
         self.output * self.support(row)
     }
 
-    /// Shallow rules: the conjunction, one condition per unit with a
-    /// non-zero hyperplane (empty for deep rules, whose support is not a
-    /// conjunction of half-spaces).
+    /// Shallow rules: the conjunction, one condition per unit (a unit
+    /// that is active everywhere is left out, see
+    /// [`Hyperplane::condition`]); its conditions all hold exactly where
+    /// the support is positive, up to the rounding of the rescaled
+    /// coefficients. Empty for deep rules, whose support is not a
+    /// conjunction of half-spaces ([`NeuralRule::deep_literals`]).
     pub fn conditions(&self) -> Vec<ObliqueCondition> {
         if self.second_layer.is_some() {
             return Vec::new();
@@ -230,6 +249,40 @@ impl NeuralRule {
         self.units
             .iter()
             .filter_map(Hyperplane::condition)
+            .collect()
+    }
+
+    /// Deep rules: the support's conditions as text, one per second-layer
+    /// unit `j`, with the first-layer units written out: `Σ_i v_ji·max(0,
+    /// g_i(x)) > −b_j` where `g_i` is unit `i`'s hyperplane on raw values
+    /// (numbers printed as the shortest `f32` decimal; terms with weight 0
+    /// left out). The support is positive exactly when all of them hold.
+    /// Empty for shallow rules ([`NeuralRule::conditions`]).
+    pub fn deep_literals(&self, features: &[Feature]) -> Vec<String> {
+        let Some(layer) = &self.second_layer else {
+            return Vec::new();
+        };
+        let hidden: Vec<String> = self
+            .units
+            .iter()
+            .map(|u| {
+                let terms: Vec<(String, f64)> = u
+                    .coefficients
+                    .iter()
+                    .map(|&(j, c)| (feature_name(features, j), c))
+                    .collect();
+                format!("max(0, {})", affine_text(&terms, u.offset))
+            })
+            .collect();
+        layer
+            .v
+            .iter()
+            .zip(&layer.b)
+            .map(|(vj, bj)| {
+                let terms: Vec<(String, f64)> =
+                    hidden.iter().cloned().zip(vj.iter().copied()).collect();
+                format!("{} > {}", affine_text(&terms, 0.0), format_number(-bj))
+            })
             .collect()
     }
 
@@ -268,7 +321,7 @@ impl fmt::Display for RuleDisplay<'_> {
                     if i > 0 {
                         write!(f, " and ")?;
                     }
-                    write!(f, "{}", c.display(self.features))?;
+                    write!(f, "{}", display_condition(c, self.features))?;
                 }
             }
             Some(layer) => {
@@ -370,7 +423,10 @@ mod tests {
         assert_eq!(c.terms, vec![(0, 1.0), (3, -0.12)]);
         assert!((c.threshold - 1.4).abs() < 1e-12);
         let feats: Vec<Feature> = (0..4).map(|j| Feature::numeric(format!("x{j}"))).collect();
-        assert_eq!(c.display(&feats).to_string(), "x0 − 0.12·x3 < 1.4");
+        assert_eq!(
+            display_condition(&c, &feats).to_string(),
+            "x0 − 0.12·x3 < 1.4"
+        );
         for row in [
             [0.0, 0.0, 0.0, 0.0],
             [1.5, 0.0, 0.0, 0.0],

@@ -305,6 +305,47 @@ pub(crate) fn scores_of<N: Network>(net: &N, x: &DMatrix<f64>) -> Vec<f64> {
     out
 }
 
+/// Checks that a weighted batch fits `net`: the checks of
+/// [`check_batch`], and one finite, non-negative weight per row, not all
+/// zero.
+fn check_set<N: Network>(net: &N, what: &'static str, set: &TrainSet<'_>) -> Result<()> {
+    check_batch(net, what, set.x, set.y)?;
+    if let Some(w) = set.weights {
+        check_weights(what, w, set.y.len())?;
+    }
+    Ok(())
+}
+
+/// One finite, non-negative weight per row, not all zero.
+fn check_weights(what: &'static str, w: &[f64], n: usize) -> Result<()> {
+    if w.len() != n {
+        return Err(invalid(
+            what,
+            format!("{} weights for {n} rows", w.len()),
+            "need one weight per row",
+        ));
+    }
+    if let Some((i, v)) = w
+        .iter()
+        .enumerate()
+        .find(|(_, v)| !(v.is_finite() && **v >= 0.0))
+    {
+        return Err(invalid(
+            what,
+            v,
+            format!("weight of row {i} must be finite and non-negative"),
+        ));
+    }
+    if n > 0 && w.iter().all(|&v| v == 0.0) {
+        return Err(invalid(
+            what,
+            "all weights 0",
+            "some weight must be positive",
+        ));
+    }
+    Ok(())
+}
+
 /// Checks that a batch fits `net`: `x` has its inputs as columns, `y`
 /// one finite label per row.
 fn check_batch<N: Network>(net: &N, what: &'static str, x: &DMatrix<f64>, y: &[f64]) -> Result<()> {
@@ -347,14 +388,61 @@ pub fn loss_and_gradient<N: Network>(
             format!("must have one entry per parameter ({})", net.params().len()),
         ));
     }
-    Ok(batch_loss_and_gradient(net, x, y, loss, l2, cache, grad))
+    let inv = 1.0 / y.len().max(1) as f64;
+    Ok(batch_loss_and_gradient(
+        net, x, y, None, inv, loss, l2, cache, grad,
+    ))
 }
 
-/// [`loss_and_gradient`] without the checks.
+/// The weighted mean loss `Σ wᵢ ℓ(f(xᵢ), yᵢ) / Σ wᵢ` (plus the L2 penalty)
+/// and its gradient (written into `grad`) on one batch.
+///
+/// With integer weights this is exactly the mean loss of the batch with
+/// row `i` repeated `wᵢ` times, so its gradient is that batch's gradient
+/// (up to floating-point rounding of the sums).
+#[allow(clippy::too_many_arguments)]
+pub fn weighted_loss_and_gradient<N: Network>(
+    net: &N,
+    x: &DMatrix<f64>,
+    y: &[f64],
+    weights: &[f64],
+    loss: Loss,
+    l2: f64,
+    cache: &mut N::Cache,
+    grad: &mut [f64],
+) -> Result<f64> {
+    check_batch(net, "batch", x, y)?;
+    check_weights("batch", weights, y.len())?;
+    if grad.len() != net.params().len() {
+        return Err(invalid(
+            "grad",
+            grad.len(),
+            format!("must have one entry per parameter ({})", net.params().len()),
+        ));
+    }
+    let inv = 1.0 / weights.iter().sum::<f64>();
+    Ok(batch_loss_and_gradient(
+        net,
+        x,
+        y,
+        Some(weights),
+        inv,
+        loss,
+        l2,
+        cache,
+        grad,
+    ))
+}
+
+/// `inv · Σᵢ wᵢ ℓ(f(xᵢ), yᵢ)` (plus the L2 penalty) and its gradient,
+/// without checks; `weights = None` means unit weights.
+#[allow(clippy::too_many_arguments)]
 fn batch_loss_and_gradient<N: Network>(
     net: &N,
     x: &DMatrix<f64>,
     y: &[f64],
+    weights: Option<&[f64]>,
+    inv: f64,
     loss: Loss,
     l2: f64,
     cache: &mut N::Cache,
@@ -362,16 +450,26 @@ fn batch_loss_and_gradient<N: Network>(
 ) -> f64 {
     net.forward(x, cache);
     let f = net.scores(cache);
-    let inv = 1.0 / y.len().max(1) as f64;
     let mut total = 0.0;
-    let df: Vec<f64> = f
-        .iter()
-        .zip(y)
-        .map(|(&f, &y)| {
-            total += loss.value(f, y);
-            loss.derivative(f, y) * inv
-        })
-        .collect();
+    let df: Vec<f64> = match weights {
+        None => f
+            .iter()
+            .zip(y)
+            .map(|(&f, &y)| {
+                total += loss.value(f, y);
+                loss.derivative(f, y) * inv
+            })
+            .collect(),
+        Some(w) => f
+            .iter()
+            .zip(y)
+            .zip(w)
+            .map(|((&f, &y), &w)| {
+                total += w * loss.value(f, y);
+                w * loss.derivative(f, y) * inv
+            })
+            .collect(),
+    };
     net.backward(x, cache, &df, grad);
     let mut value = total * inv;
     if l2 > 0.0 {
@@ -383,12 +481,35 @@ fn batch_loss_and_gradient<N: Network>(
     value
 }
 
-/// Training data of [`train`]: inputs and ±1 labels.
+/// Training data of [`train`]: inputs, ±1 labels and optional row
+/// weights.
 pub struct TrainSet<'a> {
     /// Inputs, one row per example.
     pub x: &'a DMatrix<f64>,
     /// Labels ±1.
     pub y: &'a [f64],
+    /// One finite, non-negative weight per row (not all zero), or `None`
+    /// for unit weights. See [`train`] for what a weight means.
+    pub weights: Option<&'a [f64]>,
+}
+
+impl<'a> TrainSet<'a> {
+    /// Unweighted rows.
+    pub fn new(x: &'a DMatrix<f64>, y: &'a [f64]) -> TrainSet<'a> {
+        TrainSet {
+            x,
+            y,
+            weights: None,
+        }
+    }
+
+    /// The same rows with one weight per row.
+    pub fn weighted(self, weights: &'a [f64]) -> TrainSet<'a> {
+        TrainSet {
+            weights: Some(weights),
+            ..self
+        }
+    }
 }
 
 /// Trains `net` on `train` with mini-batch Adam; with `val`, keeps the
@@ -397,6 +518,22 @@ pub struct TrainSet<'a> {
 /// `patience` epochs without improvement. `observer(epoch, net)` is called
 /// after every epoch (and with epoch 0 before training). Mini-batch order
 /// depends only on `seed`.
+///
+/// # Row weights
+///
+/// A weighted training set minimises the weighted loss: its weights are
+/// normalised to mean 1 over the training rows (`w̃ᵢ = wᵢ · n / Σ w`) and
+/// each mini-batch `b` takes a step on `Σ_{i∈b} w̃ᵢ ℓᵢ / |b|`. Over the
+/// random batch order its expected gradient is the full weighted-mean
+/// gradient `Σ wᵢ ∇ℓᵢ / Σ wᵢ`, which is the mean gradient of the data with
+/// row `i` repeated `wᵢ` times: an integer weight acts as that many copies
+/// *in expectation*. Mini-batches of copies differ from mini-batches of
+/// weighted rows, so the trajectories are not identical; with full-batch
+/// training (`batch_size` ≥ the number of rows) every step equals the
+/// replicated data's step up to floating-point rounding. Unit weights give
+/// exactly the unweighted training (every weight is then 1 and the
+/// arithmetic is the same). Validation rows are weighted alike: the error
+/// and loss early stopping watches are weighted means.
 pub fn train<N: Network>(
     net: &mut N,
     train: TrainSet<'_>,
@@ -406,11 +543,17 @@ pub fn train<N: Network>(
     observer: &mut dyn FnMut(usize, &N),
 ) -> Result<TrainHistory> {
     params.validate()?;
-    check_batch(net, "train", train.x, train.y)?;
+    check_set(net, "train", &train)?;
     if let Some(v) = &val {
-        check_batch(net, "validation", v.x, v.y)?;
+        check_set(net, "validation", v)?;
     }
     let n = train.x.nrows();
+    // Weights normalised to mean 1 (exactly 1 for unit weights).
+    let unit: Option<Vec<f64>> = train.weights.map(|w| {
+        let scale = n as f64 / w.iter().sum::<f64>();
+        w.iter().map(|&v| v * scale).collect()
+    });
+    let mut wb: Vec<f64> = Vec::new();
     let mut hist = TrainHistory::default();
     let mut adam = Adam::new(
         net.params().len(),
@@ -427,12 +570,27 @@ pub fn train<N: Network>(
     let evaluate = |net: &N| -> Option<(f64, f64)> {
         val.as_ref().filter(|v| v.x.nrows() > 0).map(|v| {
             let f = scores_of(net, v.x);
-            let wrong = f
-                .iter()
-                .zip(v.y)
-                .filter(|(&f, &y)| (f > 0.0) != (y > 0.0))
-                .count();
-            (wrong as f64 / f.len() as f64, params.loss.mean(&f, v.y))
+            match v.weights {
+                None => {
+                    let wrong = f
+                        .iter()
+                        .zip(v.y)
+                        .filter(|(&f, &y)| (f > 0.0) != (y > 0.0))
+                        .count();
+                    (wrong as f64 / f.len() as f64, params.loss.mean(&f, v.y))
+                }
+                Some(w) => {
+                    let total: f64 = w.iter().sum();
+                    let (mut wrong, mut loss) = (0.0, 0.0);
+                    for ((&f, &y), &w) in f.iter().zip(v.y).zip(w) {
+                        if (f > 0.0) != (y > 0.0) {
+                            wrong += w;
+                        }
+                        loss += w * params.loss.value(f, y);
+                    }
+                    (wrong / total, loss / total)
+                }
+            }
         })
     };
     let better = |a: (f64, f64), b: (f64, f64)| match params.stop_on {
@@ -457,10 +615,17 @@ pub fn train<N: Network>(
             gather(train.x, batch, &mut xb);
             yb.clear();
             yb.extend(batch.iter().map(|&i| train.y[i]));
+            let weights = unit.as_ref().map(|w| {
+                wb.clear();
+                wb.extend(batch.iter().map(|&i| w[i]));
+                wb.as_slice()
+            });
             let l = batch_loss_and_gradient(
                 net,
                 &xb,
                 &yb,
+                weights,
+                1.0 / batch.len() as f64,
                 params.loss,
                 params.l2,
                 &mut cache,

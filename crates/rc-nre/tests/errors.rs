@@ -137,14 +137,19 @@ fn categorical_and_empty_inputs_are_errors() {
         classes(vec![0, 1, 0, 1], 2),
     )
     .unwrap();
+    // Raw categories are one-hot encoded by default; read natively, the
+    // level codes reach the networks, which refuse them.
+    let native = rulecover_core::Encoding::Native;
     assert!(matches!(
-        nre().fit(&cat),
+        nre().encoding(native).fit(&cat),
         Err(Error::CategoricalFeature { column: 0, .. })
     ));
     assert!(matches!(
-        mlp().fit(&cat),
+        mlp().encoding(native).fit(&cat),
         Err(Error::CategoricalFeature { column: 0, .. })
     ));
+    assert!(nre().fit(&cat).is_ok());
+    assert!(mlp().fit(&cat).is_ok());
     let onehot = cat.one_hot(false).unwrap();
     assert!(nre().fit(&onehot).is_ok());
     let empty = twonorm(50, 1).subset(&[]).unwrap();
@@ -156,13 +161,18 @@ fn prediction_needs_the_training_features() {
     let train = twonorm(200, 1);
     let model = nre().fit(&train).unwrap();
     let narrow = with_column((0..10).map(f64::from).collect(), alternating(10));
-    assert!(matches!(
-        model.predict(&narrow),
-        Err(Error::FeatureMismatch {
-            expected: 20,
-            found: 2
-        })
-    ));
+    // Columns are matched by name: the first training feature the data
+    // lacks is named.
+    let first = model.features()[0].name.clone();
+    for e in [
+        model.predict(&narrow).unwrap_err(),
+        mlp().fit(&train).unwrap().predict(&narrow).unwrap_err(),
+    ] {
+        assert!(
+            matches!(&e, Error::Core(rulecover_core::Error::MissingColumn { column, .. }) if *column == first),
+            "{e}"
+        );
+    }
 }
 
 #[test]
@@ -186,10 +196,76 @@ fn invalid_parameters_are_rejected_before_fitting() {
             other => panic!("{name}: {other:?}"),
         }
     }
+    let mlp_cases: Vec<(MlpParams, &str)> = vec![
+        (mlp().hidden(0), "hidden"),
+        (
+            mlp().train(TrainParams::default().learning_rate(-0.01)),
+            "learning_rate",
+        ),
+        (
+            mlp().train(TrainParams::default().learning_rate(f64::INFINITY)),
+            "learning_rate",
+        ),
+        (
+            mlp().train(TrainParams::default().batch_size(0)),
+            "batch_size",
+        ),
+        (mlp().train(TrainParams::default().patience(0)), "patience"),
+        (
+            mlp().train(TrainParams::default().validation_fraction(f64::NAN)),
+            "validation_fraction",
+        ),
+    ];
+    for (p, name) in mlp_cases {
+        match p.fit(&d) {
+            Err(Error::InvalidParameter { name: n, .. }) => assert_eq!(n, name),
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+    // Parameters are checked before the data: even a weighted fit of bad
+    // data names the parameter.
+    let w = vec![1.0; d.n_rows()];
     assert!(matches!(
-        mlp().hidden(0).fit(&d),
-        Err(Error::InvalidParameter { name: "hidden", .. })
+        nre().learning_rate(-1.0).fit_weighted(&d, &w),
+        Err(Error::InvalidParameter {
+            name: "learning_rate",
+            ..
+        })
     ));
+    assert!(matches!(
+        nre().max_depth(0).initialize(&d),
+        Err(Error::InvalidParameter {
+            name: "max_depth",
+            ..
+        })
+    ));
+}
+
+#[test]
+fn zero_epochs_is_the_untrained_network_not_an_error() {
+    // `max_epochs(0)` is how the paper004 suite fits the untrained network
+    // (which predicts as its tree) when cross-validation picks 0 epochs, so
+    // it is valid: the model is the initialisation.
+    let d = twonorm(200, 6);
+    let untrained = nre()
+        .max_epochs(0)
+        .validation_fraction(0.0)
+        .fit(&d)
+        .unwrap();
+    let init = nre().initialize(&d).unwrap();
+    assert_eq!(untrained.network(), init.network());
+    assert_eq!(untrained.history().epochs, 0);
+    assert_eq!(
+        untrained.predict_labels(&d).unwrap(),
+        init.tree().predict_labels(&d).unwrap()
+    );
+    let m = mlp()
+        .train(TrainParams::default().max_epochs(0))
+        .seed(3)
+        .fit(&d)
+        .unwrap();
+    let start = rc_nre::Mlp::new(20, 4, rulecover_core::rng::derive_seed(3, 3));
+    assert_eq!(m.network(), &start);
 }
 
 #[test]
@@ -215,7 +291,7 @@ fn rule_selection_checks_indices_and_shapes() {
         Err(Error::NoSuchRule { .. })
     ));
     let other = nre().max_depth(1).initialize(&d).unwrap();
-    assert!(model.set_network(other.network().clone()).is_err());
+    assert!(model.set_network(other.network().clone(), &d).is_err());
     model.retain_rules(&[0]).unwrap();
     assert_eq!(model.network().n_rules(), 1);
 }
@@ -232,7 +308,7 @@ fn low_level_training_checks_shapes() {
     let p = TrainParams::default().max_epochs(1);
     let e = rc_nre::train(
         &mut net,
-        rc_nre::TrainSet { x: &x, y: &y },
+        rc_nre::TrainSet::new(&x, &y),
         None,
         &p,
         1,
@@ -246,7 +322,7 @@ fn low_level_training_checks_shapes() {
     let short = vec![1.0; 9];
     let e = rc_nre::train(
         &mut net,
-        rc_nre::TrainSet { x: &x, y: &short },
+        rc_nre::TrainSet::new(&x, &short),
         None,
         &p,
         1,
@@ -275,7 +351,7 @@ fn low_level_training_checks_shapes() {
     let other = rulecover_core::generate::rotated_xor(20, 0, 0.3, 1);
     assert!(matches!(
         rc_nre::plot::support_svg(&model, &other, &Default::default()),
-        Err(Error::FeatureMismatch { .. })
+        Err(Error::Core(rulecover_core::Error::MissingColumn { .. }))
     ));
     assert!(matches!(
         model.standardizer().transform(&d, &[99]),
@@ -304,12 +380,10 @@ fn bad_validation_rows_are_errors() {
         classes(threshold.clone(), 2),
     )
     .unwrap();
+    // Validation rows are read by name: the missing column is named.
     assert!(matches!(
         nre().fit_validated(&train, &narrow),
-        Err(Error::FeatureMismatch {
-            expected: 2,
-            found: 1
-        })
+        Err(Error::Core(rulecover_core::Error::MissingColumn { ref column, .. })) if column == "bad"
     ));
     let one_class = with_column((0..30).map(f64::from).collect(), vec![1; 30]);
     assert!(matches!(

@@ -225,3 +225,87 @@ fn fit_validated_records_the_curve_that_chooses_the_epochs() {
     let unvalidated = rc_nre::TrainHistory::default();
     assert!(rc_nre::mean_best_epoch(&[&unvalidated, h]).is_none());
 }
+
+#[test]
+fn rule_set_says_what_the_rules_are() {
+    use rulecover_core::{Antecedent, Outcome};
+    let data = rotated_xor(500, 2, 0.7, 10);
+    // Untrained: each rule covers exactly its tree leaf's training rows.
+    let init = NreParams::default().max_depth(3).initialize(&data).unwrap();
+    let set = init.rule_set();
+    for (rule, &leaf) in set.rules.iter().zip(init.leaves()) {
+        assert_eq!(
+            rule.coverage,
+            init.tree().tree().node(leaf).unwrap().n_samples
+        );
+    }
+    for deep in [false, true] {
+        let mut model = NreParams::default()
+            .max_depth(3)
+            .deep(deep)
+            .max_epochs(40)
+            .fit(&data)
+            .unwrap();
+        let set = model.rule_set();
+        assert_eq!(set.len(), model.n_rules());
+        assert_eq!(set.features, model.features());
+        assert_eq!(set.class_names, model.class_names());
+        // Coverage recorded at fit: every training row (validation rows
+        // included) in the rule's support.
+        let coverage = model.rule_coverage(&data).unwrap();
+        assert_eq!(model.coverage(), coverage.as_slice());
+        let c = model.network().output_weights();
+        for (k, rule) in set.rules.iter().enumerate() {
+            assert_eq!(rule.coverage, coverage[k]);
+            assert_eq!(rule.outcome, Outcome::Value(c[k]));
+            assert_eq!(rule.weight, 1.0);
+            match (&rule.antecedent, deep) {
+                (Antecedent::Oblique(conditions), false) => {
+                    // The core conditions hold exactly on the covered rows.
+                    let holds = (0..data.n_rows())
+                        .filter(|&i| {
+                            let row = data.row(i);
+                            conditions.iter().all(|c| c.holds(&row))
+                        })
+                        .count();
+                    assert_eq!(holds, coverage[k], "rule {k}");
+                }
+                (Antecedent::Clause(literals), true) => {
+                    assert_eq!(literals.len(), model.network().units_per_rule()[k]);
+                    assert!(
+                        literals.iter().all(|l| l.contains("max(0, ")),
+                        "{literals:?}"
+                    );
+                }
+                (other, _) => panic!("deep = {deep}: {other:?}"),
+            }
+        }
+        assert_eq!(set.to_string().lines().count(), model.n_rules());
+        // Keeping some rules keeps their coverage.
+        let keep = [model.n_rules() - 1, 0];
+        model.retain_rules(&keep).unwrap();
+        assert_eq!(model.coverage(), [coverage[keep[0]], coverage[keep[1]]]);
+        assert_eq!(model.rule_set().rules[1].coverage, coverage[0]);
+    }
+}
+
+#[test]
+fn weighted_coverage_counts_rows_of_positive_weight() {
+    let data = twonorm(300, 12);
+    let w: Vec<f64> = (0..data.n_rows()).map(|i| (i % 3) as f64).collect();
+    let model = NreParams::default()
+        .max_depth(3)
+        .max_epochs(10)
+        .fit_weighted(&data, &w)
+        .unwrap();
+    let kept: Vec<usize> = (0..data.n_rows()).filter(|&i| w[i] > 0.0).collect();
+    let sub = data.subset(&kept).unwrap();
+    assert_eq!(
+        model.coverage(),
+        model.rule_coverage(&sub).unwrap().as_slice()
+    );
+    assert_ne!(
+        model.coverage(),
+        model.rule_coverage(&data).unwrap().as_slice()
+    );
+}

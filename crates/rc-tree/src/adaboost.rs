@@ -5,13 +5,14 @@ use serde::{Deserialize, Serialize};
 
 use rulecover_core::rng::derive_seed;
 use rulecover_core::{
-    CoverageMatrix, Dataset, Feature, Fit, PoolRule, Predict, Predictions, RuleModel, RuleSet,
-    RuleSource,
+    CoverageMatrix, Dataset, Encoder, Feature, Fit, Fitted, PoolRule, Predict, Predictions,
+    RuleModel, RuleSet, RuleSource,
 };
 
 use crate::build::grow;
 use crate::data::{class_labels, Labels, Prepared, Rows};
 use crate::decision_tree::fit_weights;
+use crate::encode::{encode, fit_encoder};
 use crate::error::{Error, Result};
 use crate::params::{AdaBoostAlgorithm, AdaBoostParams, RandomStream};
 use crate::rules::{self, LeafStats};
@@ -39,8 +40,11 @@ pub struct AdaBoost {
     learning_rate: f64,
     n_classes: usize,
     n_features: usize,
-    features: Vec<Feature>,
-    class_names: Vec<String>,
+    encoder: Encoder,
+    /// Training rows (of the whole data passed to fit, whatever their
+    /// weight or bootstrap count) reaching each node, `[tree][node]`: the
+    /// rules' coverage.
+    coverage: Vec<Vec<u32>>,
 }
 
 impl AdaBoostParams {
@@ -52,6 +56,8 @@ impl AdaBoostParams {
 
     fn fit_impl(&self, data: &Dataset, weights: Option<&[f64]>) -> Result<AdaBoost> {
         self.validate()?;
+        let (encoder, encoded) = fit_encoder(data, self.tree.encoding)?;
+        let data = &encoded;
         let prep = Prepared::new(data)?;
         let labels = class_labels(data)?;
         let Labels::Classes { y, k } = &labels else {
@@ -166,6 +172,7 @@ impl AdaBoostParams {
                 sw.iter_mut().for_each(|w| *w /= s);
             }
         }
+        let coverage = rules::training_coverage(&trees, &prep);
         Ok(AdaBoost {
             trees,
             estimator_weights: est_w,
@@ -174,8 +181,8 @@ impl AdaBoostParams {
             learning_rate: self.learning_rate,
             n_classes: k,
             n_features: prep.p,
-            features: data.features().to_vec(),
-            class_names: data.class_names().to_vec(),
+            encoder,
+            coverage,
         })
     }
 }
@@ -187,6 +194,18 @@ impl Fit for AdaBoostParams {
     /// Fits with uniform initial weights.
     fn fit(&self, data: &Dataset) -> Result<AdaBoost> {
         self.fit_impl(data, None)
+    }
+
+    /// Fits with one sample weight per row (see
+    /// [`AdaBoostParams::fit_weighted`]).
+    fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<AdaBoost> {
+        self.fit_impl(data, Some(weights))
+    }
+}
+
+impl Fitted for AdaBoost {
+    fn encoder(&self) -> &Encoder {
+        &self.encoder
     }
 }
 
@@ -223,14 +242,16 @@ impl AdaBoost {
         self.n_classes
     }
 
-    /// The training features.
+    /// The features the trees split (the encoded training features: one
+    /// indicator per level of a categorical column); the rules index
+    /// them.
     pub fn features(&self) -> &[Feature] {
-        &self.features
+        self.encoder.encoded_features()
     }
 
     /// Class names.
     pub fn class_names(&self) -> &[String] {
-        &self.class_names
+        self.encoder.schema().classes()
     }
 
     /// scikit-learn 0.22's `decision_function` before the binary collapse,
@@ -238,7 +259,8 @@ impl AdaBoost {
     /// trees, SAMME sums `α_m · [tree m predicts c]`; both divided by the
     /// sum of the estimator weights. The predicted class is the argmax.
     pub fn decision_scores(&self, data: &Dataset) -> Result<Vec<f64>> {
-        let rows = Rows::new(data, self.n_features)?;
+        let data = encode(&self.encoder, data)?;
+        let rows = Rows::new(&data, self.n_features)?;
         let k = self.n_classes;
         let kf = k as f64;
         let mut out = vec![0.0; rows.n * k];
@@ -276,14 +298,16 @@ impl AdaBoost {
     pub fn predict_proba(&self, data: &Dataset) -> Result<Vec<f64>> {
         let k = self.n_classes;
         if k == 1 {
-            let rows = Rows::new(data, self.n_features)?;
+            let data = encode(&self.encoder, data)?;
+            let rows = Rows::new(&data, self.n_features)?;
             return Ok(vec![1.0; rows.n]);
         }
         let kf = k as f64;
         let mut proba = match self.algorithm {
             AdaBoostAlgorithm::SammeR => self.decision_scores(data)?,
             AdaBoostAlgorithm::Samme => {
-                let rows = Rows::new(data, self.n_features)?;
+                let data = encode(&self.encoder, data)?;
+                let rows = Rows::new(&data, self.n_features)?;
                 let norm: f64 = self.estimator_weights.iter().sum();
                 let mut out = vec![0.0; rows.n * k];
                 let mut p = vec![0.0; k];
@@ -322,12 +346,13 @@ impl AdaBoost {
 
     /// The leaf of every row in every tree: `apply(data)?[tree][row]`.
     pub fn apply(&self, data: &Dataset) -> Result<Vec<Vec<usize>>> {
-        rules::apply_trees(&self.trees, data, self.n_features)
+        rules::apply_trees(&self.trees, &encode(&self.encoder, data)?, self.n_features)
     }
 
     /// Statistics of the rows of `data` in every leaf, in pool order.
     pub fn leaf_stats(&self, data: &Dataset, weights: Option<&[f64]>) -> Result<Vec<LeafStats>> {
-        rules::ensemble_leaf_stats(&self.trees, data, self.n_features, weights)
+        let data = encode(&self.encoder, data)?;
+        rules::ensemble_leaf_stats(&self.trees, &data, self.n_features, weights)
     }
 
     /// Estimator-weighted mean of the trees' normalised importances
@@ -351,8 +376,9 @@ impl AdaBoost {
     fn to_rule_set(&self) -> RuleSet {
         rules::rule_set_of(
             &self.trees,
-            &self.features,
-            &self.class_names,
+            &self.coverage,
+            self.features(),
+            self.class_names(),
             rules::leaf_proba_outcome,
             |e| self.estimator_weights[e],
         )
@@ -407,7 +433,8 @@ impl RuleSource for AdaBoost {
 
     /// Coverage by routing the rows through the trees.
     fn pool_coverage(&self, data: &Dataset) -> rulecover_core::Result<CoverageMatrix> {
-        rules::coverage_of(&self.trees, data, self.n_features)
+        let data = encode(&self.encoder, data)?;
+        rules::coverage_of(&self.trees, &data, self.n_features)
     }
 }
 
@@ -422,8 +449,8 @@ struct AdaBoostRepr {
     learning_rate: f64,
     n_classes: usize,
     n_features: usize,
-    features: Vec<Feature>,
-    class_names: Vec<String>,
+    encoder: Encoder,
+    coverage: Vec<Vec<u32>>,
 }
 
 impl TryFrom<AdaBoostRepr> for AdaBoost {
@@ -438,8 +465,8 @@ impl TryFrom<AdaBoostRepr> for AdaBoost {
             learning_rate,
             n_classes,
             n_features,
-            features,
-            class_names,
+            encoder,
+            coverage,
         } = r;
         let model = AdaBoost {
             trees,
@@ -449,9 +476,10 @@ impl TryFrom<AdaBoostRepr> for AdaBoost {
             learning_rate,
             n_classes,
             n_features,
-            features,
-            class_names,
+            encoder,
+            coverage,
         };
+        rules::check_coverage(&model.trees, &model.coverage)?;
         let m = model.trees.len();
         if m == 0
             || model.n_classes == 0
@@ -463,6 +491,13 @@ impl TryFrom<AdaBoostRepr> for AdaBoost {
                 .any(|t| t.n_features() != model.n_features || t.n_classes() != model.n_classes)
         {
             return Err("AdaBoost: inconsistent trees, classes or estimator weights".into());
+        }
+        if model.features().len() != model.n_features
+            || model.class_names().len() != model.n_classes
+        {
+            return Err(
+                "AdaBoost: the encoder disagrees with the trees on features or classes".into(),
+            );
         }
         Ok(model)
     }

@@ -302,8 +302,15 @@ pub(crate) fn class_labels(data: &Dataset) -> Result<Labels> {
 }
 
 /// Checks user sample weights: one per row, finite, non-negative, not all
-/// zero.
+/// zero, with a finite sum.
 pub(crate) fn check_weights(weights: &[f64], n_rows: usize) -> Result<()> {
+    check_weight_values(weights, n_rows)?;
+    check_weight_sum(weights)
+}
+
+/// Checks user sample weights: one per row, finite, non-negative, not all
+/// zero.
+pub(crate) fn check_weight_values(weights: &[f64], n_rows: usize) -> Result<()> {
     if weights.len() != n_rows {
         return Err(Error::WeightCount {
             expected: n_rows,
@@ -320,6 +327,11 @@ pub(crate) fn check_weights(weights: &[f64], n_rows: usize) -> Result<()> {
     if weights.iter().all(|&w| w == 0.0) {
         return Err(Error::ZeroWeights { rows: n_rows });
     }
+    Ok(())
+}
+
+/// Checks that the weights sum to a finite number.
+pub(crate) fn check_weight_sum(weights: &[f64]) -> Result<()> {
     if !weights.iter().sum::<f64>().is_finite() {
         return Err(Error::InvalidParameter {
             name: "sample_weight",

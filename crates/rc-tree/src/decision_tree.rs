@@ -3,29 +3,35 @@
 use serde::{Deserialize, Serialize};
 
 use rulecover_core::{
-    CoverageMatrix, Dataset, Feature, Fit, PoolRule, Predict, Predictions, Rule, RuleModel,
-    RuleSet, RuleSource,
+    CoverageMatrix, Dataset, Encoder, Feature, Fit, Fitted, PoolRule, Predict, Predictions, Rule,
+    RuleModel, RuleSet, RuleSource,
 };
 
 use crate::build::grow;
-use crate::data::{check_weights, labels_for, Labels, Prepared, Rows};
+use crate::data::{check_weight_sum, check_weight_values, labels_for, Labels, Prepared, Rows};
+use crate::encode::{encode, fit_encoder};
 use crate::error::{Error, Result};
 use crate::params::{Criterion, DecisionTreeParams, RandomStream};
 use crate::rules::{self, LeafStats};
 use crate::sklearn_random::{Draws, RandR};
 use crate::splitter::{Scratch, TargetRef, TreeConfig};
 use crate::tree::Tree;
+use rulecover_core::weights::rescaled_by_power_of_two;
 use rulecover_core::Rng;
+use std::borrow::Cow;
 
-/// A fitted decision tree (classification or regression) with the names
-/// of the features and classes it was trained on.
+/// A fitted decision tree (classification or regression) with the
+/// encoder of the data it was trained on: it reads new data by column
+/// name and one-hot encodes categorical columns as at fit.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "DecisionTreeRepr")]
 pub struct DecisionTree {
     tree: Tree,
     criterion: Criterion,
-    features: Vec<Feature>,
-    class_names: Vec<String>,
+    encoder: Encoder,
+    /// Training rows (of the data passed to fit, whatever their weight)
+    /// reaching each node: the rules' coverage.
+    coverage: Vec<u32>,
 }
 
 impl Labels {
@@ -37,27 +43,52 @@ impl Labels {
     }
 }
 
-/// Sample weights of a fit: the user's (checked) or all ones.
+/// Sample weights of a fit: the user's, checked and brought into a range
+/// where sums neither underflow nor overflow, or all ones.
+///
+/// Only the ratios of the weights matter, and weights whose largest is in
+/// `[2^-8, 2^8)` are used as they are (scikit-learn's computation). Beyond
+/// that range, weights whose positive values are all equal become 1 (0
+/// stays 0), so extreme uniform weights fit exactly the unweighted model;
+/// other weights are multiplied by the power of two that brings the
+/// largest into the range, which changes no ratio.
 pub(crate) fn fit_weights(data: &Dataset, weights: Option<&[f64]>) -> Result<Vec<f64>> {
-    match weights {
-        Some(w) => {
-            check_weights(w, data.n_rows())?;
-            Ok(w.to_vec())
+    let Some(w) = weights else {
+        return Ok(vec![1.0; data.n_rows()]);
+    };
+    check_weight_values(w, data.n_rows())?;
+    let rescaled = rescaled_by_power_of_two(w);
+    let w = match rescaled {
+        Cow::Borrowed(w) => w.to_vec(),
+        Cow::Owned(r) if uniform_on_support(&r) => {
+            r.iter().map(|&v| if v > 0.0 { 1.0 } else { 0.0 }).collect()
         }
-        None => Ok(vec![1.0; data.n_rows()]),
-    }
+        Cow::Owned(r) => r,
+    };
+    check_weight_sum(&w)?;
+    Ok(w)
+}
+
+/// True when every positive weight has the same value.
+fn uniform_on_support(w: &[f64]) -> bool {
+    let mut positive = w.iter().filter(|&&v| v > 0.0);
+    let first = positive.next();
+    positive.all(|v| Some(v) == first)
 }
 
 impl DecisionTreeParams {
     /// Fits a tree with one sample weight per row of `data` (finite,
     /// `>= 0`, not all zero). Rows with weight 0 are ignored; a weight of 2
-    /// has the same effect as the row appearing twice.
+    /// has the same effect as the row appearing twice; only ratios matter
+    /// (extreme weights are rescaled exactly, see the crate docs).
     pub fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<DecisionTree> {
         self.fit_impl(data, Some(weights))
     }
 
     fn fit_impl(&self, data: &Dataset, weights: Option<&[f64]>) -> Result<DecisionTree> {
         self.validate()?;
+        let (encoder, encoded) = fit_encoder(data, self.encoding)?;
+        let data = &encoded;
         let prep = Prepared::new(data)?;
         let labels = labels_for(data, self.criterion)?;
         let w = fit_weights(data, weights)?;
@@ -75,11 +106,12 @@ impl DecisionTreeParams {
             &mut draws,
             &mut Scratch::default(),
         );
+        let coverage = tree.rows_reaching(&prep);
         Ok(DecisionTree {
             tree,
             criterion: self.criterion,
-            features: data.features().to_vec(),
-            class_names: data.class_names().to_vec(),
+            encoder,
+            coverage,
         })
     }
 }
@@ -91,6 +123,18 @@ impl Fit for DecisionTreeParams {
     /// Fits a tree with unit sample weights.
     fn fit(&self, data: &Dataset) -> Result<DecisionTree> {
         self.fit_impl(data, None)
+    }
+
+    /// Fits a tree with one sample weight per row (see
+    /// [`DecisionTreeParams::fit_weighted`]).
+    fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<DecisionTree> {
+        self.fit_impl(data, Some(weights))
+    }
+}
+
+impl Fitted for DecisionTree {
+    fn encoder(&self) -> &Encoder {
+        &self.encoder
     }
 }
 
@@ -105,14 +149,16 @@ impl DecisionTree {
         self.criterion
     }
 
-    /// The training features.
+    /// The features the tree splits (the encoded training features: one
+    /// indicator per level of a categorical column); its rules index
+    /// them.
     pub fn features(&self) -> &[Feature] {
-        &self.features
+        self.encoder.encoded_features()
     }
 
     /// Class names (empty for regression).
     pub fn class_names(&self) -> &[String] {
-        &self.class_names
+        self.encoder.schema().classes()
     }
 
     /// Number of classes (0 for regression).
@@ -128,7 +174,8 @@ impl DecisionTree {
                 "predict_proba needs a classification tree; use predict_values".into(),
             ));
         }
-        let rows = Rows::new(data, self.tree.n_features())?;
+        let data = encode(&self.encoder, data)?;
+        let rows = Rows::new(&data, self.tree.n_features())?;
         let k = self.tree.n_classes();
         let mut out = vec![0.0; rows.n * k];
         let leaves = self.tree.leaves_of_rows(&rows);
@@ -158,7 +205,8 @@ impl DecisionTree {
                     .into(),
             ));
         }
-        let rows = Rows::new(data, self.tree.n_features())?;
+        let data = encode(&self.encoder, data)?;
+        let rows = Rows::new(&data, self.tree.n_features())?;
         Ok(self
             .tree
             .leaves_of_rows(&rows)
@@ -169,7 +217,7 @@ impl DecisionTree {
 
     /// The leaf node id of every row of `data`.
     pub fn apply(&self, data: &Dataset) -> Result<Vec<usize>> {
-        self.tree.apply(data)
+        self.tree.apply(&encode(&self.encoder, data)?)
     }
 
     /// Every leaf as `(node id, rule)`, increasing node id.
@@ -179,7 +227,7 @@ impl DecisionTree {
 
     /// Statistics of the rows of `data` in every leaf (increasing node id).
     pub fn leaf_stats(&self, data: &Dataset, weights: Option<&[f64]>) -> Result<Vec<LeafStats>> {
-        self.tree.leaf_stats(data, weights)
+        self.tree.leaf_stats(&encode(&self.encoder, data)?, weights)
     }
 
     /// Normalised impurity-decrease feature importances.
@@ -193,8 +241,9 @@ impl DecisionTree {
     fn to_rule_set(&self) -> RuleSet {
         rules::rule_set_of(
             std::slice::from_ref(&self.tree),
-            &self.features,
-            &self.class_names,
+            std::slice::from_ref(&self.coverage),
+            self.features(),
+            self.class_names(),
             rules::leaf_outcome,
             |_| 1.0,
         )
@@ -244,9 +293,10 @@ impl RuleSource for DecisionTree {
 
     /// Coverage by routing the rows through the tree.
     fn pool_coverage(&self, data: &Dataset) -> rulecover_core::Result<CoverageMatrix> {
+        let data = encode(&self.encoder, data)?;
         rules::coverage_of(
             std::slice::from_ref(&self.tree),
-            data,
+            &data,
             self.tree.n_features(),
         )
     }
@@ -258,8 +308,10 @@ impl RuleSource for DecisionTree {
 struct DecisionTreeRepr {
     tree: Tree,
     criterion: Criterion,
-    features: Vec<Feature>,
-    class_names: Vec<String>,
+    encoder: Encoder,
+    /// Training rows (of the data passed to fit, whatever their weight)
+    /// reaching each node: the rules' coverage.
+    coverage: Vec<u32>,
 }
 
 impl TryFrom<DecisionTreeRepr> for DecisionTree {
@@ -269,20 +321,31 @@ impl TryFrom<DecisionTreeRepr> for DecisionTree {
         let DecisionTreeRepr {
             tree,
             criterion,
-            features,
-            class_names,
+            encoder,
+            coverage,
         } = r;
         let model = DecisionTree {
             tree,
             criterion,
-            features,
-            class_names,
+            encoder,
+            coverage,
         };
-        if model.features.len() != model.tree.n_features() {
+        rules::check_coverage(
+            std::slice::from_ref(&model.tree),
+            std::slice::from_ref(&model.coverage),
+        )?;
+        if model.features().len() != model.tree.n_features() {
             return Err(format!(
-                "decision tree: {} feature names for a tree on {} features",
-                model.features.len(),
+                "decision tree: {} encoded features for a tree on {} features",
+                model.features().len(),
                 model.tree.n_features()
+            ));
+        }
+        if model.tree.is_classifier() && model.class_names().len() != model.tree.n_classes() {
+            return Err(format!(
+                "decision tree: {} class names for a tree on {} classes",
+                model.class_names().len(),
+                model.tree.n_classes()
             ));
         }
         Ok(model)

@@ -22,10 +22,14 @@ pub enum Error {
         reason: String,
     },
 
-    /// A feature is categorical; trees split numeric columns only.
+    /// A feature is categorical where numbers are needed: fitting with
+    /// [`rulecover_core::Encoding::Native`], or a bare [`crate::Tree`]
+    /// given raw data (the models one-hot encode categorical columns
+    /// themselves with the default encoding).
     #[error(
-        "feature '{feature}' (column {column}) is categorical; rc-tree splits numeric \
-         columns only: call Dataset::one_hot(drop_first) first"
+        "feature '{feature}' (column {column}) is categorical; trees split numeric \
+         columns only: fit with Encoding::OneHot (the default), which one-hot encodes \
+         it, or call Dataset::one_hot(drop_first) first"
     )]
     CategoricalFeature {
         /// The feature name.

@@ -7,13 +7,14 @@ use serde::{Deserialize, Serialize};
 
 use rulecover_core::rng::derive_seed;
 use rulecover_core::{
-    CoverageMatrix, Dataset, Feature, Fit, PoolRule, Predict, Predictions, RuleModel, RuleSet,
-    RuleSource,
+    CoverageMatrix, Dataset, Encoder, Feature, Fit, Fitted, PoolRule, Predict, Predictions,
+    RuleModel, RuleSet, RuleSource,
 };
 
 use crate::build::grow;
 use crate::data::{labels_for, Prepared, Rows};
 use crate::decision_tree::fit_weights;
+use crate::encode::{encode, fit_encoder};
 use crate::error::{invalid, Error, Result};
 use crate::params::{RandomForestParams, RandomStream};
 use crate::rules::{self, LeafStats};
@@ -31,8 +32,11 @@ const CHUNK: usize = 256;
 pub struct RandomForest {
     trees: Vec<Tree>,
     n_features: usize,
-    features: Vec<Feature>,
-    class_names: Vec<String>,
+    encoder: Encoder,
+    /// Training rows (of the whole data passed to fit, whatever their
+    /// weight or bootstrap count) reaching each node, `[tree][node]`: the
+    /// rules' coverage.
+    coverage: Vec<Vec<u32>>,
 }
 
 impl RandomForestParams {
@@ -44,6 +48,8 @@ impl RandomForestParams {
 
     fn fit_impl(&self, data: &Dataset, weights: Option<&[f64]>) -> Result<RandomForest> {
         self.validate()?;
+        let (encoder, encoded) = fit_encoder(data, self.tree.encoding)?;
+        let data = &encoded;
         let prep = Prepared::new(data)?;
         let labels = labels_for(data, self.tree.criterion)?;
         let user_w = fit_weights(data, weights)?;
@@ -94,11 +100,12 @@ impl RandomForestParams {
                 grow(&prep, target, &w, &cfg, &mut draws, scratch)
             })
             .collect();
+        let coverage = rules::training_coverage(&trees, &prep);
         Ok(RandomForest {
             trees,
             n_features: prep.p,
-            features: data.features().to_vec(),
-            class_names: data.class_names().to_vec(),
+            encoder,
+            coverage,
         })
     }
 }
@@ -110,6 +117,18 @@ impl Fit for RandomForestParams {
     /// Fits a forest with unit sample weights.
     fn fit(&self, data: &Dataset) -> Result<RandomForest> {
         self.fit_impl(data, None)
+    }
+
+    /// Fits with one sample weight per row (see
+    /// [`RandomForestParams::fit_weighted`]).
+    fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<RandomForest> {
+        self.fit_impl(data, Some(weights))
+    }
+}
+
+impl Fitted for RandomForest {
+    fn encoder(&self) -> &Encoder {
+        &self.encoder
     }
 }
 
@@ -124,14 +143,16 @@ impl RandomForest {
         self.trees.len()
     }
 
-    /// The training features.
+    /// The features the trees split (the encoded training features: one
+    /// indicator per level of a categorical column); the rules index
+    /// them.
     pub fn features(&self) -> &[Feature] {
-        &self.features
+        self.encoder.encoded_features()
     }
 
     /// Class names (empty for regression).
     pub fn class_names(&self) -> &[String] {
-        &self.class_names
+        self.encoder.schema().classes()
     }
 
     /// Number of classes (0 for regression).
@@ -153,7 +174,8 @@ impl RandomForest {
                 "predict_proba needs a classification forest; use predict_values".into(),
             ));
         }
-        let rows = Rows::new(data, self.n_features)?;
+        let data = encode(&self.encoder, data)?;
+        let rows = Rows::new(&data, self.n_features)?;
         let mut out = vec![0.0; rows.n * k];
         let scale = 1.0 / self.trees.len() as f64;
         let cols = rows.columns();
@@ -196,7 +218,8 @@ impl RandomForest {
                 "predict_values needs a regression forest; use predict_proba".into(),
             ));
         }
-        let rows = Rows::new(data, self.n_features)?;
+        let data = encode(&self.encoder, data)?;
+        let rows = Rows::new(&data, self.n_features)?;
         let scale = 1.0 / self.trees.len() as f64;
         let mut out = vec![0.0; rows.n];
         let cols = rows.columns();
@@ -218,13 +241,14 @@ impl RandomForest {
 
     /// The leaf of every row in every tree: `apply(data)?[tree][row]`.
     pub fn apply(&self, data: &Dataset) -> Result<Vec<Vec<usize>>> {
-        rules::apply_trees(&self.trees, data, self.n_features)
+        rules::apply_trees(&self.trees, &encode(&self.encoder, data)?, self.n_features)
     }
 
     /// Statistics of the rows of `data` in every leaf of every tree, in
     /// [`RuleSource::rule_pool`] order (tree, then increasing leaf id).
     pub fn leaf_stats(&self, data: &Dataset, weights: Option<&[f64]>) -> Result<Vec<LeafStats>> {
-        rules::ensemble_leaf_stats(&self.trees, data, self.n_features, weights)
+        let data = encode(&self.encoder, data)?;
+        rules::ensemble_leaf_stats(&self.trees, &data, self.n_features, weights)
     }
 
     /// Mean over trees (with at least one split) of the normalised
@@ -240,8 +264,9 @@ impl RandomForest {
         let w = 1.0 / self.trees.len() as f64;
         rules::rule_set_of(
             &self.trees,
-            &self.features,
-            &self.class_names,
+            &self.coverage,
+            self.features(),
+            self.class_names(),
             rules::leaf_proba_outcome,
             |_| w,
         )
@@ -318,7 +343,8 @@ impl RuleSource for RandomForest {
 
     /// Coverage by routing the rows through the trees.
     fn pool_coverage(&self, data: &Dataset) -> rulecover_core::Result<CoverageMatrix> {
-        rules::coverage_of(&self.trees, data, self.n_features)
+        let data = encode(&self.encoder, data)?;
+        rules::coverage_of(&self.trees, &data, self.n_features)
     }
 }
 
@@ -328,8 +354,8 @@ impl RuleSource for RandomForest {
 struct RandomForestRepr {
     trees: Vec<Tree>,
     n_features: usize,
-    features: Vec<Feature>,
-    class_names: Vec<String>,
+    encoder: Encoder,
+    coverage: Vec<Vec<u32>>,
 }
 
 impl TryFrom<RandomForestRepr> for RandomForest {
@@ -339,15 +365,16 @@ impl TryFrom<RandomForestRepr> for RandomForest {
         let RandomForestRepr {
             trees,
             n_features,
-            features,
-            class_names,
+            encoder,
+            coverage,
         } = r;
         let model = RandomForest {
             trees,
             n_features,
-            features,
-            class_names,
+            encoder,
+            coverage,
         };
+        rules::check_coverage(&model.trees, &model.coverage)?;
         let k = model.trees.first().map(Tree::n_classes);
         if model.trees.is_empty()
             || model
@@ -356,6 +383,13 @@ impl TryFrom<RandomForestRepr> for RandomForest {
                 .any(|t| t.n_features() != model.n_features || Some(t.n_classes()) != k)
         {
             return Err("random forest: no trees, or trees disagree on features or classes".into());
+        }
+        if model.features().len() != model.n_features
+            || model.class_names().len() != model.n_classes()
+        {
+            return Err(
+                "random forest: the encoder disagrees with the trees on features or classes".into(),
+            );
         }
         Ok(model)
     }

@@ -13,13 +13,14 @@ use serde::{Deserialize, Serialize};
 
 use rulecover_core::rng::derive_seed;
 use rulecover_core::{
-    CoverageMatrix, Dataset, Feature, Fit, PoolRule, Predict, Predictions, RuleModel, RuleSet,
-    RuleSource, Target,
+    CoverageMatrix, Dataset, Encoder, Feature, Fit, Fitted, PoolRule, Predict, Predictions,
+    RuleModel, RuleSet, RuleSource, Target,
 };
 
 use crate::build::grow;
 use crate::data::{Prepared, Rows};
 use crate::decision_tree::fit_weights;
+use crate::encode::{encode, fit_encoder};
 use crate::error::{Error, Result};
 use crate::forest::mean_importances;
 use crate::params::{Criterion, GradientBoostingParams};
@@ -58,8 +59,11 @@ pub struct GradientBoosting {
     train_loss: Vec<f64>,
     n_classes: usize,
     n_features: usize,
-    features: Vec<Feature>,
-    class_names: Vec<String>,
+    encoder: Encoder,
+    /// Training rows (of the whole data passed to fit, whatever their
+    /// weight or bootstrap count) reaching each node, `[tree][node]`: the
+    /// rules' coverage.
+    coverage: Vec<Vec<u32>>,
 }
 
 #[inline]
@@ -97,6 +101,8 @@ impl GradientBoostingParams {
 
     fn fit_impl(&self, data: &Dataset, weights: Option<&[f64]>) -> Result<GradientBoosting> {
         self.validate()?;
+        let (encoder, encoded) = fit_encoder(data, self.tree.encoding)?;
+        let data = &encoded;
         let prep = Prepared::new(data)?;
         let sw = fit_weights(data, weights)?;
         let tree_params = self.tree.clone().criterion(Criterion::SquaredError);
@@ -258,6 +264,7 @@ impl GradientBoostingParams {
             }
             train_loss.push(if wsum > 0.0 { l / wsum } else { 0.0 });
         }
+        let coverage = rules::training_coverage(&trees, &prep);
         Ok(GradientBoosting {
             trees,
             trees_per_stage: kk,
@@ -267,8 +274,8 @@ impl GradientBoostingParams {
             train_loss,
             n_classes,
             n_features: prep.p,
-            features: data.features().to_vec(),
-            class_names: data.class_names().to_vec(),
+            encoder,
+            coverage,
         })
     }
 }
@@ -280,6 +287,18 @@ impl Fit for GradientBoostingParams {
     /// Fits with unit sample weights.
     fn fit(&self, data: &Dataset) -> Result<GradientBoosting> {
         self.fit_impl(data, None)
+    }
+
+    /// Fits with one sample weight per row (see
+    /// [`GradientBoostingParams::fit_weighted`]).
+    fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<GradientBoosting> {
+        self.fit_impl(data, Some(weights))
+    }
+}
+
+impl Fitted for GradientBoosting {
+    fn encoder(&self) -> &Encoder {
+        &self.encoder
     }
 }
 
@@ -327,21 +346,24 @@ impl GradientBoosting {
         self.n_classes
     }
 
-    /// The training features.
+    /// The features the trees split (the encoded training features: one
+    /// indicator per level of a categorical column); the rules index
+    /// them.
     pub fn features(&self) -> &[Feature] {
-        &self.features
+        self.encoder.encoded_features()
     }
 
     /// Class names (empty for regression).
     pub fn class_names(&self) -> &[String] {
-        &self.class_names
+        self.encoder.schema().classes()
     }
 
     /// Raw scores, row-major `n × trees_per_stage`: `init + lr · Σ tree
     /// values` (log-odds for binomial, per-class scores for multinomial,
     /// predictions for regression).
     pub fn decision_function(&self, data: &Dataset) -> Result<Vec<f64>> {
-        let rows = Rows::new(data, self.n_features)?;
+        let data = encode(&self.encoder, data)?;
+        let rows = Rows::new(&data, self.n_features)?;
         let kk = self.trees_per_stage;
         let mut out: Vec<f64> = (0..rows.n)
             .flat_map(|_| self.init.iter().copied())
@@ -402,12 +424,13 @@ impl GradientBoosting {
 
     /// The leaf of every row in every tree: `apply(data)?[tree][row]`.
     pub fn apply(&self, data: &Dataset) -> Result<Vec<Vec<usize>>> {
-        rules::apply_trees(&self.trees, data, self.n_features)
+        rules::apply_trees(&self.trees, &encode(&self.encoder, data)?, self.n_features)
     }
 
     /// Statistics of the rows of `data` in every leaf, in pool order.
     pub fn leaf_stats(&self, data: &Dataset, weights: Option<&[f64]>) -> Result<Vec<LeafStats>> {
-        rules::ensemble_leaf_stats(&self.trees, data, self.n_features, weights)
+        let data = encode(&self.encoder, data)?;
+        rules::ensemble_leaf_stats(&self.trees, &data, self.n_features, weights)
     }
 
     /// Mean over trees of the (root-weight scaled) impurity decreases,
@@ -424,8 +447,9 @@ impl GradientBoosting {
     fn to_rule_set(&self) -> RuleSet {
         rules::rule_set_of(
             &self.trees,
-            &self.features,
-            &self.class_names,
+            &self.coverage,
+            self.features(),
+            self.class_names(),
             rules::leaf_outcome,
             |_| self.learning_rate,
         )
@@ -476,7 +500,8 @@ impl RuleSource for GradientBoosting {
 
     /// Coverage by routing the rows through the trees.
     fn pool_coverage(&self, data: &Dataset) -> rulecover_core::Result<CoverageMatrix> {
-        rules::coverage_of(&self.trees, data, self.n_features)
+        let data = encode(&self.encoder, data)?;
+        rules::coverage_of(&self.trees, &data, self.n_features)
     }
 }
 
@@ -492,8 +517,8 @@ struct GradientBoostingRepr {
     train_loss: Vec<f64>,
     n_classes: usize,
     n_features: usize,
-    features: Vec<Feature>,
-    class_names: Vec<String>,
+    encoder: Encoder,
+    coverage: Vec<Vec<u32>>,
 }
 
 impl TryFrom<GradientBoostingRepr> for GradientBoosting {
@@ -509,8 +534,8 @@ impl TryFrom<GradientBoostingRepr> for GradientBoosting {
             train_loss,
             n_classes,
             n_features,
-            features,
-            class_names,
+            encoder,
+            coverage,
         } = r;
         let model = GradientBoosting {
             trees,
@@ -521,9 +546,10 @@ impl TryFrom<GradientBoostingRepr> for GradientBoosting {
             train_loss,
             n_classes,
             n_features,
-            features,
-            class_names,
+            encoder,
+            coverage,
         };
+        rules::check_coverage(&model.trees, &model.coverage)?;
         let kk = model.trees_per_stage;
         let consistent_loss = match model.loss {
             GbLoss::BinomialDeviance => kk == 1 && model.n_classes == 2,
@@ -539,6 +565,14 @@ impl TryFrom<GradientBoostingRepr> for GradientBoosting {
                 .any(|t| t.n_features() != model.n_features || t.is_classifier())
         {
             return Err("gradient boosting: inconsistent loss, classes, init or trees".into());
+        }
+        if model.features().len() != model.n_features
+            || model.class_names().len() != model.n_classes
+        {
+            return Err(
+                "gradient boosting: the encoder disagrees with the trees on features or classes"
+                    .into(),
+            );
         }
         Ok(model)
     }

@@ -53,16 +53,37 @@
 //! - Rules: [`Tree::leaf_rules`], [`Tree::apply`], [`Tree::leaf_stats`];
 //!   every model implements [`rulecover_core::RuleSource`] and
 //!   [`rulecover_core::RuleModel`], and converts to an [`rulecover_core::RuleSet`].
+//!   A rule's `coverage` is the number of training rows that reach its
+//!   leaf, counted at fit over every row passed to `fit` — whatever its
+//!   weight, and for forests and subsampled boosting whether or not the
+//!   row was in that tree's sample (the tree's own [`Node::n_samples`]
+//!   counts only the distinct rows it was grown on).
 //!
 //! # Input
 //!
-//! Features must be numeric ([`rulecover_core::FeatureKind::Numeric`] or one-hot
-//! [`rulecover_core::FeatureKind::Indicator`] columns): call
-//! [`Dataset::one_hot`](rulecover_core::Dataset::one_hot) on categorical data
-//! first. **Missing values are rejected**: a `NaN` in any feature returns
-//! [`Error::MissingValue`] naming the feature and row, at fit and at
-//! predict time. Values must fit in float32. Sample weights must be
-//! finite, non-negative and not all zero.
+//! Every model stores the [`Encoder`](rulecover_core::Encoder) of its
+//! training data (see [`rulecover_core::Fitted`]): categorical columns are
+//! one-hot encoded (one indicator per level, the default
+//! [`Encoding`](rulecover_core::Encoding); set it with
+//! `DecisionTreeParams::encoding`), and new data is read **by column
+//! name** — any column order, extra columns ignored, categorical levels
+//! matched by name; a missing column or an unseen level is a typed error
+//! ([`Error::Core`]). Data that is already encoded (the model's
+//! [`DecisionTree::features`], in order) is read as it is. The rules index
+//! the encoded features and print a one-hot split as `color == red` or
+//! `color != red`. A bare [`Tree`] reads columns by position.
+//!
+//! **Missing values are rejected**: a `NaN` in any feature (numeric or
+//! categorical) returns [`Error::MissingValue`] naming the feature and row,
+//! at fit and at predict time. Values must fit in float32.
+//!
+//! Sample weights (`fit_weighted`, also through [`rulecover_core::Fit`])
+//! must be finite, non-negative and not all zero; an integer weight acts
+//! as that many copies of the row. Only their ratios matter: weights whose
+//! largest is in `[2^-8, 2^8)` are used as they are (scikit-learn's
+//! arithmetic); beyond, uniform weights fit exactly as unit weights and
+//! others are rescaled by a power of two (exact), so weights of `1e-200`
+//! or `1e300` neither underflow nor overflow.
 //!
 //! # Thresholds
 //!
@@ -136,6 +157,7 @@ mod criterion;
 mod data;
 mod decision_tree;
 mod draw;
+mod encode;
 pub mod error;
 mod forest;
 mod gboost;

@@ -13,6 +13,7 @@
 //! assert!(DecisionTreeParams::classifier().min_samples_split(1).validate().is_err());
 //! ```
 
+use rulecover_core::Encoding;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{invalid, Result};
@@ -169,6 +170,13 @@ pub struct DecisionTreeParams {
     /// The random streams the seed drives.
     #[serde(default)]
     pub random_stream: RandomStream,
+    /// How raw columns become the numbers the tree splits: one-hot
+    /// indicators for categorical columns (the default,
+    /// `Encoding::OneHot { drop_first: false }`); numeric columns pass
+    /// through. [`Encoding::Native`] accepts numeric columns only (trees
+    /// do not split level codes).
+    #[serde(default)]
+    pub encoding: Encoding,
 }
 
 impl Default for DecisionTreeParams {
@@ -183,6 +191,7 @@ impl Default for DecisionTreeParams {
             min_impurity_decrease: 0.0,
             seed: 0,
             random_stream: RandomStream::Native,
+            encoding: Encoding::OneHot { drop_first: false },
         }
     }
 }
@@ -254,6 +263,13 @@ impl DecisionTreeParams {
     /// Sets the random streams (see [`RandomStream`]).
     pub fn random_stream(mut self, stream: RandomStream) -> Self {
         self.random_stream = stream;
+        self
+    }
+
+    /// Sets how categorical columns are encoded (see
+    /// [`DecisionTreeParams::encoding`](DecisionTreeParams#structfield.encoding)).
+    pub fn encoding(mut self, encoding: Encoding) -> Self {
+        self.encoding = encoding;
         self
     }
 
@@ -432,6 +448,13 @@ impl RandomForestParams {
         self
     }
 
+    /// Sets how categorical columns are encoded for every tree (see
+    /// [`DecisionTreeParams::encoding`](DecisionTreeParams#structfield.encoding)).
+    pub fn encoding(mut self, encoding: Encoding) -> Self {
+        self.tree.encoding = encoding;
+        self
+    }
+
     /// Checks every parameter's range.
     pub fn validate(&self) -> Result<()> {
         check_stream_seed(self.tree.random_stream, self.seed)?;
@@ -540,6 +563,13 @@ impl AdaBoostParams {
     /// Sets the random streams of the base trees (see [`RandomStream`]).
     pub fn random_stream(mut self, stream: RandomStream) -> Self {
         self.tree.random_stream = stream;
+        self
+    }
+
+    /// Sets how categorical columns are encoded for every tree (see
+    /// [`DecisionTreeParams::encoding`](DecisionTreeParams#structfield.encoding)).
+    pub fn encoding(mut self, encoding: Encoding) -> Self {
+        self.tree.encoding = encoding;
         self
     }
 
@@ -660,6 +690,13 @@ impl GradientBoostingParams {
     /// Sets the seed.
     pub fn seed(mut self, seed: u64) -> Self {
         self.seed = seed;
+        self
+    }
+
+    /// Sets how categorical columns are encoded for every tree (see
+    /// [`DecisionTreeParams::encoding`](DecisionTreeParams#structfield.encoding)).
+    pub fn encoding(mut self, encoding: Encoding) -> Self {
+        self.tree.encoding = encoding;
         self
     }
 

@@ -10,7 +10,7 @@ use rulecover_core::{
     Target, WeightedRule,
 };
 
-use crate::data::{check_weights, Rows};
+use crate::data::{check_weights, Prepared, Rows};
 use crate::error::Result;
 use crate::tree::Tree;
 
@@ -242,10 +242,32 @@ pub(crate) fn coverage_of(
     ))
 }
 
+/// How many rows of the training matrix reach each node of each tree
+/// (`out[tree][node]`): the rules' training coverage, recorded at fit.
+pub(crate) fn training_coverage(trees: &[Tree], data: &Prepared) -> Vec<Vec<u32>> {
+    trees.par_iter().map(|t| t.rows_reaching(data)).collect()
+}
+
+/// Checks (on deserialization) that there is one training count per node
+/// of every tree.
+pub(crate) fn check_coverage(trees: &[Tree], coverage: &[Vec<u32>]) -> Result<(), String> {
+    if coverage.len() != trees.len()
+        || trees
+            .iter()
+            .zip(coverage)
+            .any(|(t, c)| c.len() != t.n_nodes())
+    {
+        return Err("the training coverage does not have one count per node of every tree".into());
+    }
+    Ok(())
+}
+
 /// A rule set of the leaves of `trees` with the given outcome and weight
-/// per leaf.
+/// per leaf; a rule's coverage is the number of training rows that reach
+/// its leaf (`coverage[tree][node]`, from [`training_coverage`]).
 pub(crate) fn rule_set_of(
     trees: &[Tree],
+    coverage: &[Vec<u32>],
     features: &[Feature],
     class_names: &[String],
     outcome: impl Fn(&Tree, usize) -> Outcome,
@@ -258,7 +280,7 @@ pub(crate) fn rule_set_of(
                 antecedent: Antecedent::Conjunction(rule),
                 outcome: outcome(t, node),
                 weight: weight(e),
-                coverage: t.node(node).map_or(0, |n| n.n_samples),
+                coverage: coverage[e][node] as usize,
             });
         }
     }

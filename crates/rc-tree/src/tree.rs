@@ -311,6 +311,25 @@ impl Tree {
         }
     }
 
+    /// How many rows of a prepared matrix reach each node (indexed by
+    /// node id), whatever their weight.
+    pub(crate) fn rows_reaching(&self, data: &Prepared) -> Vec<u32> {
+        let mut count = vec![0u32; self.n_nodes()];
+        for i in 0..data.n {
+            let mut id = 0usize;
+            loop {
+                count[id] += 1;
+                let n = self.nav[id];
+                if n.r == 0 {
+                    break;
+                }
+                let x = data.cols[n.f as usize][i] as f64;
+                id = if x <= n.t { id + 1 } else { n.r as usize };
+            }
+        }
+        count
+    }
+
     pub(crate) fn leaves_of_rows(&self, rows: &Rows<'_>) -> Vec<usize> {
         let mut out = vec![0; rows.n];
         self.leaves_into(&rows.columns(), 0, &mut out);

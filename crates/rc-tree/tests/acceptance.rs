@@ -342,26 +342,43 @@ fn bad_input_gives_typed_errors() {
         AdaBoostParams::new().fit_weighted(&data, &[-1.0; 30]),
         Err(Error::InvalidWeight { .. })
     ));
-    // Feature count at predict.
+    // Columns are read by name: an extra column is ignored, a missing one
+    // is an error naming it.
     let t = p.fit(&data).unwrap();
-    let other = common::linear(10, 4, 0.0, 2);
-    assert!(matches!(
-        t.predict(&other),
-        Err(Error::FeatureCountMismatch {
-            expected: 3,
-            found: 4
-        })
-    ));
+    let extra = common::linear(10, 4, 0.0, 2);
+    let first_three = Dataset::new(
+        "first_three",
+        extra.features()[..3].to_vec(),
+        (0..3).map(|j| extra.column(j).into_owned()).collect(),
+        Target::None,
+    )
+    .unwrap();
+    assert_eq!(t.predict(&extra).unwrap(), t.predict(&first_three).unwrap());
+    let fewer = common::linear(10, 2, 0.0, 2);
+    let e = t.predict(&fewer).unwrap_err();
+    assert!(
+        matches!(&e, Error::Core(rulecover_core::Error::MissingColumn { column, .. }) if column == "x2"),
+        "{e}"
+    );
     let f = RandomForestParams::default()
         .n_estimators(3)
         .fit(&data)
         .unwrap();
     assert!(matches!(
-        f.predict(&other),
-        Err(Error::FeatureCountMismatch { .. })
+        f.predict(&fewer),
+        Err(Error::Core(rulecover_core::Error::MissingColumn { .. }))
     ));
-    assert!(rulecover_core::RuleSource::pool_coverage(&f, &other).is_err());
-    // Categorical features.
+    assert!(rulecover_core::RuleSource::pool_coverage(&f, &fewer).is_err());
+    // A bare tree reads columns by position and checks their number.
+    assert!(matches!(
+        t.tree().apply(&extra),
+        Err(Error::FeatureCountMismatch {
+            expected: 3,
+            found: 4
+        })
+    ));
+    // Categorical features are one-hot encoded by the model itself: the
+    // same tree as on the one-hot encoded data.
     let cat = Dataset::new(
         "cat",
         vec![Feature::categorical("color", vec!["r".into(), "g".into()])],
@@ -372,15 +389,25 @@ fn bad_input_gives_typed_errors() {
         },
     )
     .unwrap();
-    let e = p.fit(&cat).unwrap_err();
-    assert!(matches!(&e, Error::CategoricalFeature { feature, .. } if feature == "color"));
-    assert!(e.to_string().contains("one_hot"));
+    let raw = p.fit(&cat).unwrap();
     let hot = cat.one_hot(false).unwrap();
     assert!(matches!(
         hot.features()[0].kind,
         FeatureKind::Indicator { .. }
     ));
-    assert_eq!(p.fit(&hot).unwrap().tree().n_leaves(), 2);
+    let on_hot = p.fit(&hot).unwrap();
+    assert_eq!(on_hot.tree().n_leaves(), 2);
+    assert_eq!(raw.tree(), on_hot.tree());
+    assert_eq!(raw.features(), hot.features());
+    assert_eq!(raw.predict(&cat).unwrap(), on_hot.predict(&hot).unwrap());
+    // ... unless the encoding is native: trees do not split level codes.
+    let e = p
+        .clone()
+        .encoding(rulecover_core::Encoding::Native)
+        .fit(&cat)
+        .unwrap_err();
+    assert!(matches!(&e, Error::CategoricalFeature { feature, .. } if feature == "color"));
+    assert!(e.to_string().contains("OneHot"), "{e}");
     // Values beyond float32.
     let big = Dataset::from_rows(
         "big",

@@ -1,4 +1,22 @@
-//! CSV loading with explicit policies for column kinds and missing values.
+//! CSV loading with explicit policies for column kinds, missing values and
+//! the target, streamed straight into columns.
+//!
+//! Two ways to read a file:
+//! - **exploring** (no schema): every column not declared with
+//!   [`CsvOptions::kind`] (or [`CsvOptions::default_kind`]) is numeric when
+//!   all its values are numbers and categorical otherwise; the
+//!   [`CsvReport`] of [`read_csv_with_report`] says what was decided and
+//!   why;
+//! - **against a schema** ([`CsvOptions::schema`]): the columns a model was
+//!   fitted on are matched by name, in any order, read with the training
+//!   kinds, levels and classes; other columns are not even parsed and the
+//!   label column may be absent.
+//!
+//! A column declared numeric (by [`CsvOptions::kind`], by the schema, or
+//! by [`CsvOptions::default_kind`]) that holds a non-number is an error
+//! naming the column, the row and the value: it never silently becomes
+//! categorical. Class labels that parse as numbers compare as numbers
+//! (`1` and `1.0` are one class).
 //!
 //! ```
 //! use rulecover_core::csv::{read_csv_str, CsvOptions};
@@ -11,12 +29,38 @@
 //! assert!(data.features()[1].is_categorical());  // a missing color is its own level
 //! # Ok::<(), rulecover_core::Error>(())
 //! ```
+//!
+//! Reading test data with the training's schema:
+//!
+//! ```
+//! use rulecover_core::csv::{read_csv_str, CsvOptions};
+//! use rulecover_core::Schema;
+//! let train = read_csv_str("train", "age,color,y\n31,red,1\n52,blue,0\n", &CsvOptions::default())?;
+//! let schema = Schema::of(&train);
+//! // Columns in another order, an extra column, no label column:
+//! let test = "id,color,age\n7,blue,40\n8,red,33\n";
+//! let data = read_csv_str("test", test, &CsvOptions::default().target("y").schema(schema.clone()))?;
+//! assert_eq!(data.features(), schema.features.as_slice());
+//! assert_eq!(data.row(0), vec![40.0, 0.0]);      // 'blue' is level 0 of the training
+//! assert!(!data.has_target());
+//! # Ok::<(), rulecover_core::Error>(())
+//! ```
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::dataset::{Dataset, Feature, Target};
-use crate::error::{Error, Result};
+use crate::dataset::Dataset;
+use crate::error::Result;
+use crate::schema::{Schema, UnseenLevel};
+
+mod columns;
+mod finish;
+mod labels;
+mod plan;
+mod report;
+mod source;
+
+pub use report::{ColumnDecision, CsvReport, KindReason, TargetDecision, TargetReason};
 
 /// What to do with a missing value in a numeric column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -35,6 +79,8 @@ pub enum MissingNumeric {
 pub enum MissingCategorical {
     /// Missing is a level of its own, named [`MISSING_LEVEL`] (default;
     /// the authors' loaders treat `?` in adult and mushroom that way).
+    /// Against a schema, the schema's [`MISSING_LEVEL`] if it has one,
+    /// else an unseen level (see [`CsvOptions::unseen_level`]).
     #[default]
     OwnLevel,
     /// Keep the value as `NaN` (no level).
@@ -64,7 +110,8 @@ pub enum TaskKind {
     /// [`AUTO_MAX_CLASSES`] distinct integers; real values otherwise.
     #[default]
     Auto,
-    /// Class labels (every distinct value is a class).
+    /// Class labels (every distinct value is a class; labels that parse
+    /// as numbers are compared as numbers).
     Classification,
     /// Real values.
     Regression,
@@ -74,12 +121,28 @@ pub enum TaskKind {
 /// still reads as classes.
 pub const AUTO_MAX_CLASSES: usize = 10;
 
+/// Which column holds the target.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum TargetColumn {
+    /// The last column (default). Against a schema, the last column is the
+    /// target only when it is not one of the schema's features.
+    #[default]
+    Last,
+    /// The column of this name. Against a schema the column may be absent
+    /// (unlabeled data); otherwise its absence is an error.
+    Named(String),
+    /// No target: every column is a feature and the dataset has
+    /// [`Target::None`](crate::Target::None).
+    None,
+}
+
 /// How to read a CSV file into a [`Dataset`].
 #[derive(Debug, Clone)]
 pub struct CsvOptions {
-    /// Name of the target column; `None` = the last column.
-    pub target: Option<String>,
-    /// Which kind of target to build.
+    /// Which column holds the target.
+    pub target: TargetColumn,
+    /// Which kind of target to build (not consulted against a schema,
+    /// whose target decides).
     pub task: TaskKind,
     /// Field delimiter.
     pub delimiter: u8,
@@ -91,21 +154,38 @@ pub struct CsvOptions {
     pub missing_categorical: MissingCategorical,
     /// Column kinds that override detection, by column name.
     pub kinds: BTreeMap<String, ColumnKind>,
+    /// The kind of every feature column not named in `kinds`; `None`
+    /// (default) detects it from the values.
+    pub default_kind: Option<ColumnKind>,
     /// Columns to leave out (e.g. an id column).
     pub drop_columns: Vec<String>,
+    /// The class that becomes class 1 of a binary target (the other one
+    /// is class 0); `None` keeps the natural order (numbers in numeric
+    /// order, other labels in byte order).
+    pub positive_class: Option<String>,
+    /// Read the file against this schema (the training data's): see
+    /// [`CsvOptions::schema`].
+    pub schema: Option<Schema>,
+    /// Against a schema, what to do with a categorical level the schema
+    /// lacks.
+    pub unseen_level: UnseenLevel,
 }
 
 impl Default for CsvOptions {
     fn default() -> Self {
         CsvOptions {
-            target: None,
+            target: TargetColumn::Last,
             task: TaskKind::Auto,
             delimiter: b',',
             missing_markers: vec![String::new(), "NA".into(), "?".into()],
             missing_numeric: MissingNumeric::Error,
             missing_categorical: MissingCategorical::OwnLevel,
             kinds: BTreeMap::new(),
+            default_kind: None,
             drop_columns: Vec::new(),
+            positive_class: None,
+            schema: None,
+            unseen_level: UnseenLevel::Error,
         }
     }
 }
@@ -113,7 +193,13 @@ impl Default for CsvOptions {
 impl CsvOptions {
     /// Sets the target column by name.
     pub fn target(mut self, name: impl Into<String>) -> Self {
-        self.target = Some(name.into());
+        self.target = TargetColumn::Named(name.into());
+        self
+    }
+
+    /// Reads the file without a target: every column is a feature.
+    pub fn no_target(mut self) -> Self {
+        self.target = TargetColumn::None;
         self
     }
 
@@ -135,9 +221,17 @@ impl CsvOptions {
         self
     }
 
-    /// Forces the kind of one column.
+    /// Declares the kind of one column. A column declared numeric that
+    /// holds a non-number is an [`Error::NotNumeric`](crate::Error::NotNumeric).
     pub fn kind(mut self, column: impl Into<String>, kind: ColumnKind) -> Self {
         self.kinds.insert(column.into(), kind);
+        self
+    }
+
+    /// Declares the kind of every feature column not named by
+    /// [`CsvOptions::kind`] (no detection at all).
+    pub fn default_kind(mut self, kind: ColumnKind) -> Self {
+        self.default_kind = Some(kind);
         self
     }
 
@@ -152,364 +246,79 @@ impl CsvOptions {
         self.delimiter = delimiter;
         self
     }
+
+    /// Names the positive class of a binary target: it becomes class 1.
+    /// Reading fails with [`Error::InvalidParameter`](crate::Error::InvalidParameter)
+    /// when the target is not binary or the class is not one of its labels
+    /// (compared as numbers when both parse as numbers).
+    pub fn positive_class(mut self, class: impl Into<String>) -> Self {
+        self.positive_class = Some(class.into());
+        self
+    }
+
+    /// Reads the file against `schema` (the training data's, e.g.
+    /// [`Schema::of`] or a model's `schema()`):
+    /// - each schema feature is found **by name** (any order;
+    ///   [`Error::MissingColumn`](crate::Error::MissingColumn) when absent),
+    ///   other columns are ignored without being parsed;
+    /// - numeric features must hold numbers
+    ///   ([`Error::NotNumeric`](crate::Error::NotNumeric));
+    /// - categorical values get the schema's level codes (an unseen level
+    ///   is [`Error::UnseenLevel`](crate::Error::UnseenLevel) unless
+    ///   [`CsvOptions::unseen_level`] says [`UnseenLevel::Missing`]);
+    /// - the target column is optional: absent (or a schema without a
+    ///   target) gives [`Target::None`](crate::Target::None); present, its
+    ///   labels get the schema's class codes
+    ///   ([`Error::UnseenClass`](crate::Error::UnseenClass) for others).
+    ///
+    /// The dataset's features equal `schema.features`, so an
+    /// [`Encoder`](crate::Encoder) takes it as it is. Declared
+    /// [`kinds`](CsvOptions::kind) and the [`task`](CsvOptions::task) must
+    /// agree with the schema; the schema fixes the class order.
+    pub fn schema(mut self, schema: Schema) -> Self {
+        self.schema = Some(schema);
+        self
+    }
+
+    /// Against a schema, what to do with a categorical level it lacks.
+    pub fn unseen_level(mut self, policy: UnseenLevel) -> Self {
+        self.unseen_level = policy;
+        self
+    }
 }
 
 /// Reads a CSV file with a header row.
 pub fn read_csv(path: &Path, opts: &CsvOptions) -> Result<Dataset> {
-    let bytes = std::fs::read(path).map_err(|source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let name = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| path.display().to_string());
-    parse(&path.display().to_string(), &name, &bytes, opts)
+    read_csv_with_report(path, opts).map(|(data, _)| data)
 }
 
 /// Reads CSV text held in memory; `name` names the dataset and appears in
 /// error messages.
 pub fn read_csv_str(name: &str, text: &str, opts: &CsvOptions) -> Result<Dataset> {
-    parse(name, name, text.as_bytes(), opts)
+    read_csv_str_with_report(name, text, opts).map(|(data, _)| data)
 }
 
-/// The raw fields of a file: header plus rows of trimmed strings.
-struct RawTable {
-    header: Vec<String>,
-    rows: Vec<Vec<String>>,
+/// Reads a CSV file with a header row and reports what was decided about
+/// each column (kind, levels, and why).
+pub fn read_csv_with_report(path: &Path, opts: &CsvOptions) -> Result<(Dataset, CsvReport)> {
+    let name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string());
+    finish::read(
+        &source::Source::File(path),
+        &path.display().to_string(),
+        &name,
+        opts,
+    )
 }
 
-fn read_raw(file: &str, bytes: &[u8], delimiter: u8) -> Result<RawTable> {
-    let mut reader = ::csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .trim(::csv::Trim::All)
-        .delimiter(delimiter)
-        .from_reader(bytes);
-    let mut records = reader.records();
-    let csv_err = |row: usize, e: ::csv::Error| Error::Csv {
-        file: file.to_string(),
-        row,
-        message: e.to_string(),
-    };
-    let header: Vec<String> = match records.next() {
-        None => {
-            return Err(Error::Empty {
-                file: file.to_string(),
-                what: "the file is empty (no header row)".into(),
-            })
-        }
-        Some(r) => r
-            .map_err(|e| csv_err(0, e))?
-            .iter()
-            .map(str::to_string)
-            .collect(),
-    };
-    let mut rows = Vec::new();
-    for (k, rec) in records.enumerate() {
-        let rec = rec.map_err(|e| csv_err(k + 1, e))?;
-        if rec.len() == 1 && rec.get(0) == Some("") {
-            continue; // blank line
-        }
-        if rec.len() != header.len() {
-            return Err(Error::RaggedRow {
-                file: file.to_string(),
-                row: k + 1,
-                expected: header.len(),
-                found: rec.len(),
-            });
-        }
-        rows.push(rec.iter().map(str::to_string).collect());
-    }
-    if rows.is_empty() {
-        return Err(Error::Empty {
-            file: file.to_string(),
-            what: "the file has a header but no data rows".into(),
-        });
-    }
-    Ok(RawTable { header, rows })
-}
-
-fn parse(file: &str, name: &str, bytes: &[u8], opts: &CsvOptions) -> Result<Dataset> {
-    let table = read_raw(file, bytes, opts.delimiter)?;
-    let is_missing = |v: &str| opts.missing_markers.iter().any(|m| m == v);
-    let find = |col: &str| {
-        table
-            .header
-            .iter()
-            .position(|h| h == col)
-            .ok_or_else(|| Error::UnknownColumn {
-                file: file.to_string(),
-                column: col.to_string(),
-                available: table.header.join(", "),
-            })
-    };
-    let target_col = match &opts.target {
-        Some(t) => find(t)?,
-        None => table.header.len() - 1,
-    };
-    for c in opts.drop_columns.iter().chain(opts.kinds.keys()) {
-        find(c)?;
-    }
-    let feature_cols: Vec<usize> = (0..table.header.len())
-        .filter(|&c| c != target_col && !opts.drop_columns.contains(&table.header[c]))
-        .collect();
-
-    // Decide each feature column's kind.
-    let kinds: Vec<ColumnKind> = feature_cols
-        .iter()
-        .map(|&c| {
-            opts.kinds
-                .get(&table.header[c])
-                .copied()
-                .unwrap_or_else(|| {
-                    let numeric = table
-                        .rows
-                        .iter()
-                        .map(|r| r[c].as_str())
-                        .filter(|v| !is_missing(v))
-                        .all(|v| v.parse::<f64>().is_ok());
-                    if numeric {
-                        ColumnKind::Numeric
-                    } else {
-                        ColumnKind::Categorical
-                    }
-                })
-        })
-        .collect();
-
-    // Rows to drop under the DropRows policies.
-    let mut keep = vec![true; table.rows.len()];
-    for (&c, kind) in feature_cols.iter().zip(&kinds) {
-        let drop = match kind {
-            ColumnKind::Numeric => opts.missing_numeric == MissingNumeric::DropRows,
-            ColumnKind::Categorical => opts.missing_categorical == MissingCategorical::DropRows,
-        };
-        if drop {
-            for (k, r) in table.rows.iter().enumerate() {
-                if is_missing(&r[c]) {
-                    keep[k] = false;
-                }
-            }
-        }
-    }
-    let rows: Vec<(usize, &Vec<String>)> = table
-        .rows
-        .iter()
-        .enumerate()
-        .filter(|(k, _)| keep[*k])
-        .collect();
-    if rows.is_empty() {
-        return Err(Error::Empty {
-            file: file.to_string(),
-            what: "every row was dropped for missing values".into(),
-        });
-    }
-
-    let mut features = Vec::with_capacity(feature_cols.len());
-    let mut columns = Vec::with_capacity(feature_cols.len());
-    for (&c, kind) in feature_cols.iter().zip(&kinds) {
-        let cname = &table.header[c];
-        let values: Vec<(usize, &str)> = rows.iter().map(|(k, r)| (*k, r[c].as_str())).collect();
-        match kind {
-            ColumnKind::Numeric => {
-                columns.push(numeric_column(file, cname, &values, opts, &is_missing)?);
-                features.push(Feature::numeric(cname.clone()));
-            }
-            ColumnKind::Categorical => {
-                let (levels, col) = categorical_column(file, cname, &values, opts, &is_missing)?;
-                columns.push(col);
-                features.push(Feature::categorical(cname.clone(), levels));
-            }
-        }
-    }
-    let tvals: Vec<(usize, &str)> = rows
-        .iter()
-        .map(|(k, r)| (*k, r[target_col].as_str()))
-        .collect();
-    let target = build_target(
-        file,
-        &table.header[target_col],
-        &tvals,
-        opts.task,
-        &is_missing,
-    )?;
-    Dataset::new(name, features, columns, target)
-}
-
-fn numeric_column(
-    file: &str,
-    column: &str,
-    values: &[(usize, &str)],
+/// Reads CSV text held in memory and reports what was decided about each
+/// column; `name` names the dataset and appears in error messages.
+pub fn read_csv_str_with_report(
+    name: &str,
+    text: &str,
     opts: &CsvOptions,
-    is_missing: &dyn Fn(&str) -> bool,
-) -> Result<Vec<f64>> {
-    let mut out = Vec::with_capacity(values.len());
-    let mut first_bad: Option<(usize, &str)> = None;
-    let mut n_bad = 0;
-    let mut first_missing: Option<usize> = None;
-    let mut n_missing = 0;
-    for &(k, v) in values {
-        if is_missing(v) {
-            n_missing += 1;
-            first_missing.get_or_insert(k);
-            out.push(f64::NAN);
-            continue;
-        }
-        match v.parse::<f64>() {
-            Ok(x) if x.is_finite() => out.push(x),
-            _ => {
-                n_bad += 1;
-                first_bad.get_or_insert((k, v));
-                out.push(f64::NAN);
-            }
-        }
-    }
-    let more = |n: usize, what: &str| {
-        if n > 1 {
-            format!(" ({n} {what} in all)")
-        } else {
-            String::new()
-        }
-    };
-    if let Some((k, v)) = first_bad {
-        return Err(Error::NotNumeric {
-            file: file.to_string(),
-            column: column.to_string(),
-            row: k + 1,
-            value: v.to_string(),
-            more: more(n_bad, "such values"),
-        });
-    }
-    if let (Some(k), MissingNumeric::Error) = (first_missing, opts.missing_numeric) {
-        return Err(Error::MissingValue {
-            file: file.to_string(),
-            column: column.to_string(),
-            row: k + 1,
-            more: more(n_missing, "missing values"),
-        });
-    }
-    Ok(out)
-}
-
-/// Sorts level names numerically when they all parse as numbers (integer
-/// codes), lexicographically otherwise.
-fn sort_levels(levels: BTreeSet<&str>) -> Vec<String> {
-    let mut v: Vec<&str> = levels.into_iter().collect();
-    if v.iter().all(|s| s.parse::<f64>().is_ok()) {
-        v.sort_by(|a, b| {
-            let (x, y) = (
-                a.parse::<f64>().unwrap_or(0.0),
-                b.parse::<f64>().unwrap_or(0.0),
-            );
-            x.total_cmp(&y)
-        });
-    }
-    v.into_iter().map(str::to_string).collect()
-}
-
-fn categorical_column(
-    file: &str,
-    column: &str,
-    values: &[(usize, &str)],
-    opts: &CsvOptions,
-    is_missing: &dyn Fn(&str) -> bool,
-) -> Result<(Vec<String>, Vec<f64>)> {
-    let present: BTreeSet<&str> = values
-        .iter()
-        .map(|v| v.1)
-        .filter(|v| !is_missing(v))
-        .collect();
-    let mut levels = sort_levels(present);
-    let any_missing = values.iter().find(|v| is_missing(v.1));
-    let missing_code = match (any_missing, &opts.missing_categorical) {
-        (Some(&(k, _)), MissingCategorical::Error) => {
-            let n = values.iter().filter(|v| is_missing(v.1)).count();
-            return Err(Error::MissingValue {
-                file: file.to_string(),
-                column: column.to_string(),
-                row: k + 1,
-                more: if n > 1 {
-                    format!(" ({n} missing values in all)")
-                } else {
-                    String::new()
-                },
-            });
-        }
-        (Some(_), MissingCategorical::OwnLevel) => {
-            levels.push(MISSING_LEVEL.to_string());
-            (levels.len() - 1) as f64
-        }
-        _ => f64::NAN,
-    };
-    let index: BTreeMap<&str, usize> = levels
-        .iter()
-        .enumerate()
-        .map(|(i, l)| (l.as_str(), i))
-        .collect();
-    let col = values
-        .iter()
-        .map(|&(_, v)| {
-            if is_missing(v) {
-                missing_code
-            } else {
-                index.get(v).map_or(f64::NAN, |&c| c as f64)
-            }
-        })
-        .collect();
-    Ok((levels, col))
-}
-
-fn build_target(
-    file: &str,
-    column: &str,
-    values: &[(usize, &str)],
-    task: TaskKind,
-    is_missing: &dyn Fn(&str) -> bool,
-) -> Result<Target> {
-    if let Some(&(k, v)) = values.iter().find(|v| is_missing(v.1)) {
-        return Err(Error::BadTarget {
-            file: file.to_string(),
-            column: column.to_string(),
-            row: k + 1,
-            value: v.to_string(),
-        });
-    }
-    let numbers: Option<Vec<f64>> = values.iter().map(|v| v.1.parse::<f64>().ok()).collect();
-    let classification = match task {
-        TaskKind::Classification => true,
-        TaskKind::Regression => false,
-        TaskKind::Auto => match &numbers {
-            None => true,
-            Some(xs) => {
-                let distinct: BTreeSet<u64> = xs.iter().map(|x| x.to_bits()).collect();
-                xs.iter().all(|x| x.fract() == 0.0) && distinct.len() <= AUTO_MAX_CLASSES
-            }
-        },
-    };
-    if classification {
-        let names = sort_levels(values.iter().map(|v| v.1).collect());
-        let index: BTreeMap<&str, usize> = names
-            .iter()
-            .enumerate()
-            .map(|(i, l)| (l.as_str(), i))
-            .collect();
-        let labels = values.iter().map(|v| index[v.1]).collect();
-        return Ok(Target::Classes { labels, names });
-    }
-    let mut out = Vec::with_capacity(values.len());
-    for &(k, v) in values {
-        match v.parse::<f64>() {
-            Ok(x) if x.is_finite() => out.push(x),
-            _ => {
-                return Err(Error::BadTarget {
-                    file: file.to_string(),
-                    column: column.to_string(),
-                    row: k + 1,
-                    value: v.to_string(),
-                })
-            }
-        }
-    }
-    Ok(Target::Real(out))
+) -> Result<(Dataset, CsvReport)> {
+    finish::read(&source::Source::Bytes(text.as_bytes()), name, name, opts)
 }

@@ -51,7 +51,7 @@ pub use rule::{Condition, Op, Rule};
 pub use ruleset::{Antecedent, ObliqueCondition, Outcome, RuleSet, WeightedRule};
 pub use schema::{Encoder, Encoding, Schema, TargetSchema, UnseenLevel};
 pub use traits::{Fit, Fitted, PoolRule, Predict, Predictions, RuleModel, RuleSource};
-pub use zeror::{ZeroR, ZeroRModel};
+pub use zeror::{ZeroR, ZeroRModel, ZeroRPrediction};
 
 /// The traits and types most programs need: `use rulecover_core::prelude::*;`.
 pub mod prelude {

@@ -76,21 +76,22 @@ impl Condition {
     }
 }
 
-/// Formats a number for printing rules.
+/// Formats a number for printing rules: integers without decimals, any
+/// other number as the shortest decimal that reads back to the same 32-bit
+/// float.
 ///
-/// - Integers print without decimals (`3`).
-/// - A value that a 32-bit float holds exactly — every split threshold of
-///   the trees, which are midpoints of `f32` feature values as in
-///   scikit-learn — prints as the shortest decimal that reads back to the
-///   same `f32` (`29.5`, not `29.500001`; `0.1` for `0.1f32`).
-/// - Anything else prints with at most six decimals, trailing zeros cut.
+/// Split thresholds are stored as the `f64` that decides exactly like the
+/// tree's `f32` split (scikit-learn compares `f32` feature values), so they
+/// print as that split: `29.5`, not `29.500001`. Other values (weights,
+/// leaf values) print with the 7 to 9 significant digits of an `f32`.
 ///
 /// ```
 /// use rulecover_core::rule::format_number;
 /// assert_eq!(format_number(29.5), "29.5");
+/// assert_eq!(format_number(29.50000095), "29.5"); // decides as the f32 split 29.5
 /// assert_eq!(format_number(f64::from(0.1f32)), "0.1");
-/// assert_eq!(format_number(f64::from(29.500002f32)), "29.500002");
-/// assert_eq!(format_number(1.0 / 3.0), "0.333333");
+/// assert_eq!(format_number(0.1), "0.1");
+/// assert_eq!(format_number(1.0 / 3.0), "0.33333334");
 /// assert_eq!(format_number(-4.0), "-4");
 /// ```
 pub fn format_number(v: f64) -> String {
@@ -98,16 +99,10 @@ pub fn format_number(v: f64) -> String {
         return format!("{}", v as i64);
     }
     let single = v as f32;
-    if single.is_finite() && f64::from(single) == v {
+    if single.is_finite() && (single != 0.0 || v == 0.0) {
         return format!("{single}");
     }
-    let s = format!("{v:.6}");
-    let short = format!("{}", (v * 1e6).round() / 1e6);
-    if short.len() < s.len() {
-        short
-    } else {
-        s.trim_end_matches('0').to_string()
-    }
+    format!("{v}")
 }
 
 /// [`Condition`] with feature names, for printing.

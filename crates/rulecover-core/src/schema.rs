@@ -378,7 +378,7 @@ fn unseen_level(
 }
 
 /// The first few items, comma separated, with a count of the rest.
-fn abbreviated(items: &[String]) -> String {
+pub(crate) fn abbreviated(items: &[String]) -> String {
     const SHOWN: usize = 12;
     let mut text = items
         .iter()

@@ -151,10 +151,10 @@ impl SharedData {
             })
     }
 
-    /// Loads a tabular or regression data set with the manifest's column
-    /// kinds and label column. Missing categorical values become a level of
-    /// their own; a missing numeric value is an error.
-    pub fn load(&self, name: &str) -> Result<Dataset> {
+    /// The CSV options [`SharedData::load`] reads a data set with: the
+    /// manifest's task, label column and categorical columns (the kinds
+    /// of the other columns are detected from their values).
+    pub fn csv_options(&self, name: &str) -> Result<CsvOptions> {
         let e = self.entry(name)?;
         let task = match e.task {
             Task::Binary | Task::Multiclass => TaskKind::Classification,
@@ -178,6 +178,30 @@ impl SharedData {
             .unwrap_or_default();
         for c in categorical {
             opts = opts.kind(c.clone(), ColumnKind::Categorical);
+        }
+        Ok(opts)
+    }
+
+    /// Loads a tabular or regression data set with the manifest's column
+    /// kinds and label column. Missing categorical values become a level of
+    /// their own; a missing numeric value is an error.
+    pub fn load(&self, name: &str) -> Result<Dataset> {
+        let opts = self.csv_options(name)?;
+        read_csv(&self.root.join(&self.entry(name)?.path), &opts)
+    }
+
+    /// Loads a data set as [`SharedData::load`] does but with every
+    /// column's kind declared when the manifest records kinds: its
+    /// categorical columns categorical, all the others numeric. A value
+    /// that is not a number in a numeric column is then an
+    /// [`Error::NotNumeric`] naming the column, row and value, where
+    /// [`SharedData::load`] would read the column as categorical. On a
+    /// file without such values both give the same dataset.
+    pub fn load_declared(&self, name: &str) -> Result<Dataset> {
+        let e = self.entry(name)?;
+        let mut opts = self.csv_options(name)?;
+        if e.feature_types.is_some() {
+            opts = opts.default_kind(ColumnKind::Numeric);
         }
         read_csv(&self.root.join(&e.path), &opts)
     }

@@ -5,15 +5,17 @@ use serde::{Deserialize, Serialize};
 
 use crate::dataset::Dataset;
 use crate::error::{Error, Result};
-use crate::traits::{Fit, Predict, Predictions};
+use crate::schema::{Encoder, Encoding};
+use crate::traits::{Fit, Fitted, Predict, Predictions};
+use crate::weights::check_sample_weights;
 
 /// ZeroR parameters (there are none).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ZeroR;
 
-/// A fitted ZeroR model.
+/// What a fitted ZeroR predicts for every row.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum ZeroRModel {
+pub enum ZeroRPrediction {
     /// Class frequencies of the training data (predicts the most frequent,
     /// ties to the lowest label).
     Classes(Vec<f64>),
@@ -21,42 +23,88 @@ pub enum ZeroRModel {
     Mean(f64),
 }
 
-impl Fit for ZeroR {
-    type Model = ZeroRModel;
-    type Error = Error;
+/// A fitted ZeroR model: the training schema and the constant prediction.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ZeroRModel {
+    encoder: Encoder,
+    prediction: ZeroRPrediction,
+}
 
-    fn fit(&self, data: &Dataset) -> Result<ZeroRModel> {
-        let n = data.n_rows();
-        if n == 0 {
+impl ZeroRModel {
+    /// The constant prediction.
+    pub fn prediction(&self) -> &ZeroRPrediction {
+        &self.prediction
+    }
+}
+
+impl ZeroR {
+    fn fit_rows(&self, data: &Dataset, weights: &[f64]) -> Result<ZeroRModel> {
+        if data.n_rows() == 0 {
             return Err(Error::Empty {
                 file: data.name().to_string(),
                 what: "no training rows".into(),
             });
         }
-        if data.is_classification() {
-            let counts = data.class_counts();
-            Ok(ZeroRModel::Classes(
-                counts.iter().map(|&c| c as f64 / n as f64).collect(),
-            ))
+        let (encoder, _) = Encoder::fit(data, Encoding::Native)?;
+        let total: f64 = weights.iter().sum();
+        let prediction = if data.is_classification() {
+            let mut freq = vec![0.0; data.n_classes()];
+            for (i, w) in weights.iter().enumerate() {
+                freq[data.label(i)] += w;
+            }
+            ZeroRPrediction::Classes(freq.iter().map(|c| c / total).collect())
+        } else if data.has_target() {
+            let sum: f64 = (0..data.n_rows())
+                .map(|i| weights[i] * data.target_value(i))
+                .sum();
+            ZeroRPrediction::Mean(sum / total)
         } else {
-            Ok(ZeroRModel::Mean(
-                data.target_values().iter().sum::<f64>() / n as f64,
-            ))
-        }
+            return Err(Error::TargetKind(format!(
+                "dataset '{}' has no target to learn from",
+                data.name()
+            )));
+        };
+        Ok(ZeroRModel {
+            encoder,
+            prediction,
+        })
+    }
+}
+
+impl Fit for ZeroR {
+    type Model = ZeroRModel;
+    type Error = Error;
+
+    fn fit(&self, data: &Dataset) -> Result<ZeroRModel> {
+        self.fit_rows(data, &vec![1.0; data.n_rows()])
+    }
+
+    /// Weighted class frequencies or the weighted mean.
+    fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<ZeroRModel> {
+        check_sample_weights(weights, data.n_rows())?;
+        self.fit_rows(data, weights)
+    }
+}
+
+impl Fitted for ZeroRModel {
+    fn encoder(&self) -> &Encoder {
+        &self.encoder
     }
 }
 
 impl Predict for ZeroRModel {
     type Error = Error;
 
+    /// The training class frequencies for every row (classification), or
+    /// the training mean (regression).
     fn predict(&self, data: &Dataset) -> Result<Predictions> {
-        let n = data.n_rows();
-        Ok(match self {
-            ZeroRModel::Classes(p) => Predictions::Classes {
+        let n = self.encoder.transform(data)?.n_rows();
+        Ok(match &self.prediction {
+            ZeroRPrediction::Classes(p) => Predictions::Classes {
                 n_classes: p.len(),
                 proba: p.iter().copied().cycle().take(n * p.len()).collect(),
             },
-            ZeroRModel::Mean(m) => Predictions::Values(vec![*m; n]),
+            ZeroRPrediction::Mean(m) => Predictions::Values(vec![*m; n]),
         })
     }
 }
@@ -83,5 +131,8 @@ mod tests {
         let r = d.with_target(Target::Real(vec![1.0, 2.0, 6.0])).unwrap();
         let m = ZeroR.fit(&r).unwrap();
         assert_eq!(m.predict(&r).unwrap(), Predictions::Values(vec![3.0; 3]));
+        let w = ZeroR.fit_weighted(&r, &[2.0, 1.0, 1.0]).unwrap();
+        assert_eq!(w.predict(&r).unwrap(), Predictions::Values(vec![2.5; 3]));
+        assert_eq!(w.feature_names(), ["x"]);
     }
 }

@@ -3,7 +3,7 @@
 //! happens here: every fit is the library crate's.
 
 use rc_colgen::{RcBoostParams, RugParams};
-use rc_cover::{CoverSolver, Impurity, MircoParams, RuleCost, RuxParams, Uncovered};
+use rc_cover::{CoverSolver, Impurity, MircoParams, RuleCost, RuxBase, RuxParams, Uncovered};
 use rc_glm::{BinarizerParams, GlrmParams, Pricing, RuleFitParams, RuleSpace};
 use rc_nre::{ConstantFeatures, Loss, MlpParams, NreParams, StopOn, TrainParams};
 use rc_tree::{
@@ -25,18 +25,10 @@ pub(crate) enum Learner {
     Forest(RandomForestParams),
     AdaBoost(AdaBoostParams),
     GradientBoosting(GradientBoostingParams),
-    Mirco {
-        forest: RandomForestParams,
-        mirco: MircoParams,
-    },
-    RuxForest {
-        forest: RandomForestParams,
-        rux: RuxParams,
-    },
-    RuxAdaBoost {
-        ada: AdaBoostParams,
-        rux: RuxParams,
-    },
+    /// MIRCO with the forest it selects from.
+    Mirco(MircoParams),
+    /// RUX with its base ensemble (a forest or AdaBoost).
+    Rux(RuxParams),
     RcBoost(RcBoostParams),
     Rug(RugParams),
     Glrm(GlrmParams),
@@ -295,8 +287,9 @@ impl Learner {
                 let mirco = MircoParams::default()
                     .impurity(impurity(args)?)
                     .mse_scale(args.float("mse_scale")?)
-                    .solver(solver);
-                Learner::Mirco { forest, mirco }
+                    .solver(solver)
+                    .forest(forest);
+                Learner::Mirco(mirco)
             }
             "rcboost" => Learner::RcBoost(
                 RcBoostParams::default()
@@ -305,22 +298,24 @@ impl Learner {
                     .impurity(impurity(args)?)
                     .seed(seed),
             ),
-            "rux-rf" => Learner::RuxForest {
-                forest: RandomForestParams::classifier()
-                    .n_estimators(args.int("n_estimators")?)
-                    .max_depth(args.opt_int("max_depth")?)
-                    .max_features(max_features(args, MaxFeatures::Sqrt)?)
-                    .seed(seed),
-                rux: rux_params(args)?,
-            },
-            "rux-ada" => Learner::RuxAdaBoost {
-                ada: AdaBoostParams::new()
-                    .n_estimators(args.int("n_estimators")?)
-                    .max_depth(args.opt_int("max_depth")?)
-                    .algorithm(ada_algorithm(args)?)
-                    .seed(seed),
-                rux: rux_params(args)?,
-            },
+            "rux-rf" => Learner::Rux(
+                rux_params(args)?.base(RuxBase::Forest(
+                    RandomForestParams::classifier()
+                        .n_estimators(args.int("n_estimators")?)
+                        .max_depth(args.opt_int("max_depth")?)
+                        .max_features(max_features(args, MaxFeatures::Sqrt)?)
+                        .seed(seed),
+                )),
+            ),
+            "rux-ada" => Learner::Rux(
+                rux_params(args)?.base(RuxBase::AdaBoost(
+                    AdaBoostParams::new()
+                        .n_estimators(args.int("n_estimators")?)
+                        .max_depth(args.opt_int("max_depth")?)
+                        .algorithm(ada_algorithm(args)?)
+                        .seed(seed),
+                )),
+            ),
             "rug" | "rug-t" => Learner::Rug(
                 RugParams::default()
                     .lp(rux_params(args)?)
@@ -433,39 +428,10 @@ impl Learner {
             Learner::GradientBoosting(p) => {
                 Model::GradientBoosting(fit_trait(p, data, weights).map_err(fail)?)
             }
-            Learner::Mirco { forest, mirco } => {
-                uniform_only(
-                    method,
-                    data,
-                    weights,
-                    "MIRCO's set cover has no row weights",
-                )?;
-                let rf = forest.fit(data).map_err(|e| fail(e.into()))?;
-                Model::Mirco(mirco.fit(&rf, data).map_err(|e| fail(e.into()))?)
-            }
-            Learner::RuxForest { forest, rux } => {
-                uniform_only(method, data, weights, "RUX's LP has no row weights")?;
-                let rf = forest.fit(data).map_err(|e| fail(e.into()))?;
-                Model::Rux(rux.fit(&rf, data).map_err(|e| fail(e.into()))?)
-            }
-            Learner::RuxAdaBoost { ada, rux } => {
-                uniform_only(method, data, weights, "RUX's LP has no row weights")?;
-                let ens = ada.fit(data).map_err(|e| fail(e.into()))?;
-                Model::Rux(rux.fit(&ens, data).map_err(|e| fail(e.into()))?)
-            }
-            Learner::RcBoost(p) => {
-                uniform_only(
-                    method,
-                    data,
-                    weights,
-                    "RCBoost's master LP has no row weights",
-                )?;
-                Model::RcBoost(p.fit(data).map_err(|e| fail(e.into()))?)
-            }
-            Learner::Rug(p) => {
-                uniform_only(method, data, weights, "RUG's master LP has no row weights")?;
-                Model::Rug(p.fit(data).map_err(|e| fail(e.into()))?)
-            }
+            Learner::Mirco(p) => Model::Mirco(fit_trait(p, data, weights).map_err(fail)?),
+            Learner::Rux(p) => Model::Rux(fit_trait(p, data, weights).map_err(fail)?),
+            Learner::RcBoost(p) => Model::RcBoost(fit_trait(p, data, weights).map_err(fail)?),
+            Learner::Rug(p) => Model::Rug(fit_trait(p, data, weights).map_err(fail)?),
             Learner::Glrm(p) => Model::Glrm(fit_trait(p, data, weights).map_err(fail)?),
             Learner::RuleFit(p) => Model::Glrm(fit_trait(p, data, weights).map_err(fail)?),
             Learner::Gbt {
@@ -534,18 +500,8 @@ mod tests {
             Learner::Forest(p) => p.validate().map_err(|e| s(&e)),
             Learner::AdaBoost(p) => p.validate().map_err(|e| s(&e)),
             Learner::GradientBoosting(p) => p.validate().map_err(|e| s(&e)),
-            Learner::Mirco { forest, mirco } => {
-                forest.validate().map_err(|e| s(&e))?;
-                mirco.validate().map_err(|e| s(&e))
-            }
-            Learner::RuxForest { forest, rux } => {
-                forest.validate().map_err(|e| s(&e))?;
-                rux.validate().map_err(|e| s(&e))
-            }
-            Learner::RuxAdaBoost { ada, rux } => {
-                ada.validate().map_err(|e| s(&e))?;
-                rux.validate().map_err(|e| s(&e))
-            }
+            Learner::Mirco(p) => p.validate().map_err(|e| s(&e)),
+            Learner::Rux(p) => p.validate().map_err(|e| s(&e)),
             Learner::RcBoost(p) => p.validate().map_err(|e| s(&e)),
             Learner::Rug(p) => p.validate().map_err(|e| s(&e)),
             Learner::Glrm(p) => p.validate().map_err(|e| s(&e)),
@@ -592,14 +548,22 @@ mod tests {
             other => panic!("{other:?}"),
         }
         match build("rux-ada") {
-            Learner::RuxAdaBoost { ada, rux } => {
-                assert_eq!(rux, RuxParams::for_adaboost());
+            Learner::Rux(rux) => {
+                let RuxBase::AdaBoost(ada) = &rux.base else {
+                    panic!("{rux:?}")
+                };
                 assert_eq!(ada.algorithm, AdaBoostAlgorithm::Samme);
+                let preset = RuxParams::for_adaboost();
+                assert_eq!(rux.clone().base(preset.base.clone()), preset);
             }
             other => panic!("{other:?}"),
         }
         match build("rux-rf") {
-            Learner::RuxForest { rux, .. } => assert_eq!(rux, RuxParams::for_forest()),
+            Learner::Rux(rux) => {
+                assert!(matches!(rux.base, RuxBase::Forest(_)), "{rux:?}");
+                let preset = RuxParams::for_forest();
+                assert_eq!(rux.clone().base(preset.base.clone()), preset);
+            }
             other => panic!("{other:?}"),
         }
         for (id, preset) in [
@@ -619,9 +583,10 @@ mod tests {
             other => panic!("{other:?}"),
         }
         match build("mirco") {
-            Learner::Mirco { forest, mirco } => {
-                assert_eq!(mirco, MircoParams::default());
-                assert_eq!(forest.tree.random_stream, RandomStream::Sklearn);
+            Learner::Mirco(mirco) => {
+                assert_eq!(mirco.forest.tree.random_stream, RandomStream::Sklearn);
+                let preset = MircoParams::default();
+                assert_eq!(mirco.clone().forest(preset.forest.clone()), preset);
             }
             other => panic!("{other:?}"),
         }

@@ -8,7 +8,7 @@ use rulecover_core::metrics::{evaluate, Metrics};
 use rulecover_core::{Dataset, Fit, Predict, Predictions, ZeroR};
 
 use crate::data::DataSource;
-use crate::records::Record;
+use crate::records::{Record, SkippedJob};
 
 /// What a job gets: the outer training and test folds and the run's flags.
 pub struct JobData<'a> {
@@ -68,11 +68,25 @@ pub trait Suite: Sync {
     fn name(&self) -> &'static str;
     /// One line on what it reproduces.
     fn about(&self) -> &'static str;
-    /// The paper's data sets (names as in the shared MANIFEST).
-    fn datasets(&self) -> Vec<&'static str>;
+    /// The data sets this suite runs on, given the run's data source
+    /// (names as in the manifest): the paper suites list their paper's
+    /// data sets whatever the source; `generic` lists the source's own.
+    fn datasets(&self, data: &DataSource) -> Vec<String>;
+    /// Data sets of the source this suite leaves out, each with why (e.g.
+    /// relational data for a tabular suite); they are valid `--datasets`
+    /// names and noted in the report. None by default.
+    fn left_out(&self, _data: &DataSource) -> Vec<(String, String)> {
+        Vec::new()
+    }
     /// Job units: each is run on every (data set, fold) and returns one or
     /// more records (e.g. `RF+MIRCO` returns RF and MIRCO).
     fn methods(&self) -> Vec<&'static str>;
+    /// Why `method` cannot run on `dataset` (e.g. a classifier on a
+    /// regression task), if it cannot: such jobs are left out of the plan
+    /// and noted in the results, not failed. Every method runs by default.
+    fn unsupported(&self, _method: &str, _dataset: &str, _data: &DataSource) -> Option<String> {
+        None
+    }
     /// Outer folds of the paper's protocol.
     fn outer_folds(&self) -> usize {
         10
@@ -85,6 +99,11 @@ pub trait Suite: Sync {
     /// Runs one job of a tabular suite.
     fn run(&self, method: &str, job: &JobData) -> Result<Vec<Record>, JobError>;
 
+    /// True for suites that run only when named on the command line, not
+    /// in `cargo xtask bench` with no suite (the paper reproductions).
+    fn on_request_only(&self) -> bool {
+        false
+    }
     /// True for suites that read their own data (the harness then neither
     /// loads nor splits it and calls [`Suite::run_custom`]).
     fn custom(&self) -> bool {
@@ -102,6 +121,12 @@ pub trait Suite: Sync {
     fn run_custom(&self, _method: &str, job: &CustomJob) -> Result<Vec<Record>, JobError> {
         Err(format!("suite {} has no custom jobs", job.suite).into())
     }
+    /// The suite's own result tables, shown in the report instead of the
+    /// table of everything measured (`skipped`: the jobs left out of the
+    /// run by [`Suite::unsupported`]). None by default.
+    fn report_tables(&self, _records: &[Record], _skipped: &[SkippedJob]) -> Option<String> {
+        None
+    }
     /// Extra report text computed from all of a run's records (e.g. the
     /// statistical tests a paper runs across data sets); none by default.
     fn summary(&self, _records: &[Record]) -> String {
@@ -109,6 +134,7 @@ pub trait Suite: Sync {
     }
 }
 
+pub mod generic;
 pub mod paper000;
 pub mod paper001;
 pub mod paper002;
@@ -132,7 +158,13 @@ pub fn all() -> Vec<Box<dyn Suite>> {
         Box::new(paper002::Paper002),
         Box::new(paper002::Paper002Curves),
         Box::new(paper004::Paper004::default()),
+        Box::new(generic::Generic::default()),
     ]
+}
+
+/// Owned names of a fixed list of data sets.
+pub fn names(list: &[&str]) -> Vec<String> {
+    list.iter().map(|s| s.to_string()).collect()
 }
 
 /// Fills a record's metrics from test-fold predictions (only the metrics
@@ -195,4 +227,27 @@ pub fn zeror(job: &JobData) -> Result<Vec<Record>, JobError> {
     let (mut rec, _) = fit_and_score(&ZeroR, "ZeroR", job)?;
     rec.size.insert("rules".into(), 0.0);
     Ok(vec![rec])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every method name of every suite is an id or alias of the one
+    /// method registry (crate `rulecover`), which the command line and
+    /// the Python package use too; ZeroR is the runner's own floor and
+    /// `curves` paper002's λ sweep of the GLRMs (not a method).
+    #[test]
+    fn suite_methods_map_onto_the_registry() {
+        let mut unmapped = Vec::new();
+        for suite in all() {
+            for name in suite.methods() {
+                let own = name == "ZeroR" || name == "curves";
+                if !own && rulecover::method(name).is_err() {
+                    unmapped.push(format!("{}/{name}", suite.name()));
+                }
+            }
+        }
+        assert!(unmapped.is_empty(), "not in the registry: {unmapped:?}");
+    }
 }

@@ -7,7 +7,7 @@
 //! rc-tree issue) and `paper000` (everything).
 
 use rc_colgen::RcBoostParams;
-use rc_cover::MircoParams;
+use rc_cover::{MircoParams, SelectFrom};
 use rc_tree::{
     AdaBoostAlgorithm, AdaBoostParams, DecisionTreeParams, GradientBoostingParams,
     RandomForestParams, RandomStream,
@@ -16,7 +16,8 @@ use rulecover_core::{Dataset, Fit, RuleModel};
 use serde_json::json;
 
 use super::tuning::{accuracy_of, best_by_accuracy, grid_product, inner_folds};
-use super::{fit_and_score, put_metrics, timed, zeror, JobData, JobError, Suite};
+use super::{fit_and_score, names, put_metrics, timed, zeror, JobData, JobError, Suite};
+use crate::data::DataSource;
 use crate::records::Record;
 
 /// The 15 data sets of Table S.1, by their MANIFEST names.
@@ -136,7 +137,7 @@ fn run_rf(job: &JobData, with_mirco: bool) -> Result<Vec<Record>, JobError> {
     let mut out = vec![rec];
     if with_mirco {
         let mut m = job.record("MIRCO");
-        let (model, fit_s) = timed(|| MircoParams::default().fit(&rf, job.train));
+        let (model, fit_s) = timed(|| MircoParams::default().fit_from(&rf, job.train));
         let model = model?;
         let (pred, predict_s) = timed(|| model.predict_with_missed(job.test));
         let (pred, missed) = pred?;
@@ -275,8 +276,8 @@ impl Suite for Paper000 {
         }
     }
 
-    fn datasets(&self) -> Vec<&'static str> {
-        DATASETS.to_vec()
+    fn datasets(&self, _data: &DataSource) -> Vec<String> {
+        names(DATASETS)
     }
 
     fn methods(&self) -> Vec<&'static str> {

@@ -12,13 +12,14 @@
 //! record says which (`params.lp_backend`).
 
 use rc_colgen::RugParams;
-use rc_cover::{RuxParams, WeightedRuleModel};
+use rc_cover::{RuxParams, SelectFrom, WeightedRuleModel};
 use rc_tree::{AdaBoostAlgorithm, AdaBoostParams, DecisionTreeParams, RandomForestParams};
 use rulecover_core::{Dataset, Fit, Predict, RuleModel};
 use serde_json::json;
 
 use super::tuning::{best_by_accuracy, grid_product};
-use super::{fit_and_score, put_metrics, timed, zeror, JobData, JobError, Suite};
+use super::{fit_and_score, names, put_metrics, timed, zeror, JobData, JobError, Suite};
+use crate::data::DataSource;
 use crate::records::Record;
 
 /// The 22 data sets of Table 3 that the shared MANIFEST has (musk and
@@ -159,7 +160,7 @@ fn run_rf_rux(job: &JobData) -> Result<Vec<Record>, JobError> {
     sizes(&mut rf_rec, &rf);
     rf_rec.params.insert("max_depth".into(), json!(d));
     rf_rec.params.insert("n_estimators".into(), json!(n));
-    let (model, fit_s) = timed(|| RuxParams::for_forest().fit(&rf, job.train));
+    let (model, fit_s) = timed(|| RuxParams::for_forest().fit_from(&rf, job.train));
     let mut rux = weighted_record(job, "RUX-RF", &model?, fit_s)?;
     rux.params
         .insert("forest".into(), json!({"max_depth": d, "n_estimators": n}));
@@ -177,7 +178,7 @@ fn run_ada_rux(job: &JobData) -> Result<Vec<Record>, JobError> {
     sizes(&mut ada_rec, &model);
     ada_rec.params.insert("max_depth".into(), json!(d));
     ada_rec.params.insert("n_estimators".into(), json!(n));
-    let (rux_model, fit_s) = timed(|| RuxParams::for_adaboost().fit(&model, job.train));
+    let (rux_model, fit_s) = timed(|| RuxParams::for_adaboost().fit_from(&model, job.train));
     let mut rux = weighted_record(job, "RUX-ADA", &rux_model?, fit_s)?;
     rux.params.insert(
         "adaboost".into(),
@@ -229,8 +230,8 @@ impl Suite for Paper001 {
         "seed 001: RUX-RF, RUX-ADA, RUG, RUG-T beside RF, ADA, DT (Tables 1, 2, 4)"
     }
 
-    fn datasets(&self) -> Vec<&'static str> {
-        DATASETS.to_vec()
+    fn datasets(&self, _data: &DataSource) -> Vec<String> {
+        names(DATASETS)
     }
 
     fn methods(&self) -> Vec<&'static str> {

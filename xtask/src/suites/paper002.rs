@@ -302,8 +302,12 @@ impl Suite for Paper002 {
         "seed 002: LR1, LRR, LR1N, LRRN, RuleFit(N), GBT with nested-CV λ0 (Tables 1-4)"
     }
 
-    fn datasets(&self) -> Vec<&'static str> {
-        CLASSIFICATION.iter().chain(REGRESSION).copied().collect()
+    fn datasets(&self, _data: &DataSource) -> Vec<String> {
+        CLASSIFICATION
+            .iter()
+            .chain(REGRESSION)
+            .map(|s| s.to_string())
+            .collect()
     }
 
     fn methods(&self) -> Vec<&'static str> {
@@ -361,8 +365,12 @@ impl Suite for Paper002Curves {
         "seed 002: accuracy-complexity trade-off curves over a λ0 sweep, one SVG per data set (Figs. 1-2)"
     }
 
-    fn datasets(&self) -> Vec<&'static str> {
-        CLASSIFICATION.iter().chain(REGRESSION).copied().collect()
+    fn datasets(&self, _data: &DataSource) -> Vec<String> {
+        CLASSIFICATION
+            .iter()
+            .chain(REGRESSION)
+            .map(|s| s.to_string())
+            .collect()
     }
 
     fn methods(&self) -> Vec<&'static str> {

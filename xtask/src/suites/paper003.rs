@@ -123,8 +123,8 @@ impl Suite for Paper003 {
         "CoTE: SCoTE and ECoTE compression of boosted and bagged relational tree ensembles, soft-labels baseline (Tables 1-2)"
     }
 
-    fn datasets(&self) -> Vec<&'static str> {
-        TARGETS.iter().map(|t| t.id).collect()
+    fn datasets(&self, _data: &DataSource) -> Vec<String> {
+        TARGETS.iter().map(|t| t.id.to_string()).collect()
     }
 
     fn methods(&self) -> Vec<&'static str> {

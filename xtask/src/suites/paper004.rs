@@ -41,7 +41,7 @@ use rulecover_core::{Dataset, Feature, FeatureKind, Fit, RuleModel};
 use serde_json::json;
 
 use super::tuning::{best_by_accuracy, inner_folds};
-use super::{fit_and_score, timed, zeror, CustomJob, JobData, JobError, Suite};
+use super::{fit_and_score, names, timed, zeror, CustomJob, JobData, JobError, Suite};
 use crate::data::DataSource;
 use crate::records::Record;
 
@@ -303,8 +303,8 @@ impl Suite for Paper004 {
         "seed 004: NRE beside GB, RF, ANN and a single tree (Tables I-V, test error %)"
     }
 
-    fn datasets(&self) -> Vec<&'static str> {
-        DATASETS.to_vec()
+    fn datasets(&self, _data: &DataSource) -> Vec<String> {
+        names(DATASETS)
     }
 
     fn methods(&self) -> Vec<&'static str> {

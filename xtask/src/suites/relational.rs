@@ -243,8 +243,8 @@ impl Suite for Relational {
         "RFGB and bagging of relational regression trees (CoTE paper's base models, Tables 1-2 'Original')"
     }
 
-    fn datasets(&self) -> Vec<&'static str> {
-        TARGETS.iter().map(|t| t.id).collect()
+    fn datasets(&self, _data: &DataSource) -> Vec<String> {
+        TARGETS.iter().map(|t| t.id.to_string()).collect()
     }
 
     fn methods(&self) -> Vec<&'static str> {

@@ -61,3 +61,26 @@ pub fn temp_dir(tag: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
 }
+
+/// Small settings so that every fit takes well under a second in debug.
+pub fn small(id: &str) -> Vec<(&'static str, &'static str)> {
+    match id {
+        "dt" => vec![("max_depth", "4")],
+        "rf" => vec![("n_estimators", "5"), ("max_depth", "4")],
+        "ada" => vec![("n_estimators", "5"), ("max_depth", "2")],
+        "gb" => vec![("n_estimators", "5"), ("max_depth", "2")],
+        "mirco" => vec![("n_estimators", "5"), ("max_depth", "4")],
+        "rcboost" => vec![("max_depth", "3"), ("max_rmp_calls", "3")],
+        "rux-rf" | "rux-ada" => vec![("n_estimators", "5")],
+        "rug" => vec![("max_rmp_calls", "3")],
+        "rug-t" => vec![],
+        "lr1" | "lr1n" => vec![],
+        "lrr" | "lrrn" => vec![("max_iterations", "5")],
+        "linear-rule" => vec![("linear_terms", "true"), ("max_iterations", "3")],
+        "rulefit" | "rulefit-n" => vec![("max_rules", "100")],
+        "gbt" => vec![("n_estimators", "5")],
+        "nre" | "nre-deep" => vec![("max_depth", "3"), ("max_epochs", "5")],
+        "ann" => vec![("hidden", "8"), ("max_epochs", "5")],
+        other => panic!("no small settings for '{other}'"),
+    }
+}
