@@ -174,18 +174,6 @@ pub enum Error {
         /// serde_json's message.
         message: String,
     },
-    /// A named class is not one of the data's classes.
-    #[error("'{data}': class '{class}' is not a class of target column '{column}' (its classes: {classes})")]
-    UnknownClass {
-        /// The data set's name.
-        data: String,
-        /// The target column.
-        column: String,
-        /// The class asked for.
-        class: String,
-        /// The data's classes, comma separated.
-        classes: String,
-    },
     /// No generator has this name.
     #[error("unknown data set '{given}' (valid names: {valid})")]
     UnknownGenerator {

@@ -15,11 +15,11 @@
 use std::path::Path;
 
 use rulecover_core::csv::{
-    read_csv, read_csv_str, ColumnKind, CsvOptions, MissingCategorical, MissingNumeric, TaskKind,
+    read_csv, CsvOptions, MissingCategorical, MissingNumeric, TargetColumn, TaskKind,
 };
-use rulecover_core::{Dataset, Schema, Target};
+use rulecover_core::{Dataset, Schema};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// What to do with a missing value (an empty field, `NA` or `?`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -109,6 +109,9 @@ impl TableOptions {
         for c in &self.drop {
             opts = opts.drop_column(c.clone());
         }
+        if let Some(class) = &self.positive_class {
+            opts = opts.positive_class(class.clone());
+        }
         opts
     }
 }
@@ -141,10 +144,9 @@ pub fn parse_delimiter(text: &str) -> Option<u8> {
 /// [`TableOptions::weights`]) the sample weights.
 ///
 /// # Errors
-/// [`Error::Data`] naming the file, column, row and value (unknown
-/// column, non-number in a numeric column, missing value, bad target);
-/// [`Error::UnknownClass`] for a positive class the target lacks or a
-/// target that is not two classes.
+/// [`crate::Error::Data`] naming the file, column, row and value (unknown
+/// column, non-number in a numeric column, missing value, bad target, a
+/// positive class the target lacks or a target that is not two classes).
 pub fn read_training_table(
     path: &Path,
     opts: &TableOptions,
@@ -156,59 +158,16 @@ pub fn read_training_table(
             // The weights column read as a real target, with the same rows
             // kept; then left out of the features.
             let mut wopts = csv.clone();
-            wopts.target = Some(column.clone());
+            wopts.target = TargetColumn::Named(column.clone());
             wopts.task = TaskKind::Regression;
+            wopts.positive_class = None;
             wopts.drop_columns.push(opts.target.clone());
             let w = read_csv(path, &wopts)?;
             csv = csv.drop_column(column.clone());
             Some(w.target_values())
         }
     };
-    let mut data = read_csv(path, &csv)?;
-    if let Some(class) = &opts.positive_class {
-        data = with_positive_class(&data, &opts.target, class)?;
-    }
-    Ok((data, weights))
-}
-
-/// `data` with class `class` moved to class 1 (two classes only).
-fn with_positive_class(data: &Dataset, column: &str, class: &str) -> Result<Dataset> {
-    let Target::Classes { labels, names } = data.target_storage() else {
-        return Err(Error::UnknownClass {
-            data: data.name().into(),
-            column: column.into(),
-            class: class.into(),
-            classes: "none: the target is real-valued".into(),
-        });
-    };
-    let unknown = || Error::UnknownClass {
-        data: data.name().into(),
-        column: column.into(),
-        class: class.into(),
-        classes: names.join(", "),
-    };
-    let Some(pos) = rulecover_core::schema::position_of_label(names, class) else {
-        return Err(unknown());
-    };
-    if names.len() != 2 {
-        return Err(Error::UnknownClass {
-            data: data.name().into(),
-            column: column.into(),
-            class: class.into(),
-            classes: format!(
-                "{} (a positive class needs exactly two classes)",
-                names.join(", ")
-            ),
-        });
-    }
-    if pos == 1 {
-        return Ok(data.clone());
-    }
-    let labels: Vec<usize> = (0..data.n_rows())
-        .map(|i| 1 - labels[data.storage_row(i)])
-        .collect();
-    let names = vec![names[1].clone(), names[0].clone()];
-    Ok(data.with_target(Target::Classes { labels, names })?)
+    Ok((read_csv(path, &csv)?, weights))
 }
 
 /// How a table to predict is read.
@@ -230,101 +189,31 @@ impl Default for PredictOptions {
     }
 }
 
-/// Reads the CSV at `path` to predict with a model of schema `schema`:
-/// the model's columns by name, in any order, with extra columns ignored
-/// and the label column optional (it is not read). Each column is read as
-/// the kind the model was fitted on, so categorical levels that look like
-/// numbers stay levels. The returned data has no target, and its name is
-/// the file's path, so errors about it name the file.
+/// Reads the CSV at `path` to predict with a model of schema `schema`
+/// ([`CsvOptions::schema`]): the model's columns by name, in any order,
+/// each read as the kind the model was fitted on (categorical levels that
+/// look like numbers stay levels), extra columns ignored without being
+/// parsed, and the label column optional (it is not read). The returned
+/// data has no target.
 ///
 /// # Errors
-/// [`Error::Data`] naming the file, column and row (a value that is not a
-/// number, a missing value, a row of the wrong length); a column the model
-/// needs that the file lacks is reported when predicting
-/// ([`rulecover_core::Error::MissingColumn`]).
+/// [`crate::Error::Data`] naming the file, column and row: a column the model
+/// reads that the file lacks, a value that is not a number, a missing
+/// value (unless [`PredictOptions::keep_missing`]), a categorical level
+/// not seen at fit, a row of the wrong length.
 pub fn read_for_schema(path: &Path, schema: &Schema, opts: &PredictOptions) -> Result<Dataset> {
-    let bytes = std::fs::read(path).map_err(|source| rulecover_core::Error::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let name = path.display().to_string();
-    let csv_error = |row: usize, e: csv::Error| {
-        Error::Data(rulecover_core::Error::Csv {
-            file: name.clone(),
-            row,
-            message: e.to_string(),
-        })
-    };
-    // The existing reader always reads a target: give it a column of its
-    // own, appended to every row, and leave out everything the model does
-    // not read.
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .delimiter(opts.delimiter)
-        .from_reader(bytes.as_slice());
-    let mut writer = csv::WriterBuilder::new()
-        .delimiter(opts.delimiter)
-        .from_writer(Vec::new());
-    let mut header: Option<Vec<String>> = None;
-    let mut dummy = String::from("__rulecover_unlabeled__");
-    for (k, record) in reader.records().enumerate() {
-        let record = record.map_err(|e| csv_error(k, e))?;
-        let mut fields: Vec<&str> = record.iter().collect();
-        if header.is_none() {
-            let names: Vec<String> = fields.iter().map(|f| f.trim().to_string()).collect();
-            while names.contains(&dummy) {
-                dummy.push('_');
-            }
-            header = Some(names);
-            fields.push(&dummy);
-        } else if !(fields.len() == 1 && fields[0].trim().is_empty()) {
-            fields.push("0");
-        }
-        writer.write_record(&fields).map_err(|e| csv_error(k, e))?;
-    }
-    let Some(header) = header else {
-        return Err(Error::Data(rulecover_core::Error::Empty {
-            file: name,
-            what: "the file is empty (no header row)".into(),
-        }));
-    };
-    let text = writer
-        .into_inner()
-        .map_err(|e| csv_error(0, e.into_error().into()))?;
-    let text = String::from_utf8(text).map_err(|e| {
-        Error::Data(rulecover_core::Error::Csv {
-            file: name.clone(),
-            row: 0,
-            message: format!("not UTF-8: {e}"),
-        })
-    })?;
     let missing = if opts.keep_missing {
         Missing::Keep
     } else {
         Missing::Error
     };
-    let mut csv = CsvOptions::default()
-        .target(dummy.clone())
-        .task(TaskKind::Regression)
+    let csv = CsvOptions::default()
+        .no_target()
+        .schema(schema.clone())
         .delimiter(opts.delimiter)
         .missing_numeric(missing.numeric())
         .missing_categorical(missing.categorical());
-    for column in &header {
-        match schema.features.iter().find(|f| &f.name == column) {
-            Some(f) if f.is_categorical() => {
-                csv = csv.kind(column.clone(), ColumnKind::Categorical)
-            }
-            Some(_) => csv = csv.kind(column.clone(), ColumnKind::Numeric),
-            None => {
-                if !csv.drop_columns.contains(column) {
-                    csv = csv.drop_column(column.clone());
-                }
-            }
-        }
-    }
-    let data = read_csv_str(&name, &text, &csv)?;
-    Ok(data.with_target(Target::None)?)
+    Ok(read_csv(path, &csv)?)
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same folder,
@@ -332,7 +221,7 @@ pub fn read_for_schema(path: &Path, schema: &Schema, opts: &PredictOptions) -> R
 /// file, and on error no new file is left.
 ///
 /// # Errors
-/// [`Error::Io`] naming the file.
+/// [`crate::Error::Io`] naming the file.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     crate::file::write_atomically(path, bytes)
 }

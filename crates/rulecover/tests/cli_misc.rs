@@ -69,13 +69,66 @@ fn columns_in_another_order_without_the_label_give_the_same_labels() {
 }
 
 #[test]
+fn categorical_columns_in_another_order_without_the_label() {
+    let dir = Scratch::new("order-categorical");
+    ok_in(
+        &dir.0,
+        &[
+            "generate",
+            "tic-tac-toe",
+            "--rows",
+            "300",
+            "--seed",
+            "1",
+            "--out",
+            "t.csv",
+        ],
+    );
+    let text = std::fs::read_to_string(dir.path("t.csv")).unwrap();
+    let reordered: String = text
+        .lines()
+        .map(|l| {
+            let mut f: Vec<&str> = l.split(',').collect();
+            f.pop();
+            f.rotate_left(4);
+            f.join(";") + "\n"
+        })
+        .collect();
+    std::fs::write(dir.path("r.csv"), reordered).unwrap();
+    ok_in(
+        &dir.0,
+        &[
+            "fit", "--data", "t.csv", "--target", "label", "--method", "dt", "--out", "m.json",
+        ],
+    );
+    let a = ok_in(
+        &dir.0,
+        &["predict", "--model", "m.json", "--data", "t.csv", "--proba"],
+    );
+    let b = ok_in(
+        &dir.0,
+        &[
+            "predict",
+            "--model",
+            "m.json",
+            "--data",
+            "r.csv",
+            "--proba",
+            "--delimiter",
+            ";",
+        ],
+    );
+    assert_eq!(a, b);
+    assert_eq!(a.lines().next(), Some("label,negative,positive"));
+}
+
+#[test]
 fn positive_class_and_weights_are_read() {
     let dir = Scratch::new("weights");
     let mut text = String::from("x,w,y\n");
     for i in 0..40 {
         let y = if i < 20 { "no" } else { "yes" };
-        // Uniform weights: every learner accepts them.
-        text.push_str(&format!("{i},2,{y}\n"));
+        text.push_str(&format!("{i},{},{y}\n", 1 + i % 3));
     }
     std::fs::write(dir.path("d.csv"), &text).unwrap();
     let out = ok_in(
@@ -101,12 +154,21 @@ fn positive_class_and_weights_are_read() {
     // The weight column is not a feature; "no" is class 1.
     assert_eq!(model.schema().feature_names(), ["x"]);
     assert_eq!(model.classes(), ["yes", "no"]);
+    // The same fit as the library's with the column's weights.
+    let mut opts = rulecover::io::TableOptions::new("y");
+    opts.weights = Some("w".into());
+    opts.positive_class = Some("no".into());
+    let (data, weights) = rulecover::io::read_training_table(&dir.path("d.csv"), &opts).unwrap();
+    let weights = weights.unwrap();
+    assert_eq!(&weights[..4], [1.0, 2.0, 3.0, 1.0]);
+    let direct = rulecover::fit("dt", &[] as &[(&str, &str)], &data, Some(&weights), 0).unwrap();
+    assert_eq!(direct.rule_set(), model.rule_set());
     let preds = ok_in(&dir.0, &["predict", "--model", "m.json", "--data", "d.csv"]);
     let (_, rows) = parse_csv(&preds);
     assert_eq!(rows[0][0], "no");
     assert_eq!(rows[39][0], "yes");
     // A negative weight is bad input, named.
-    std::fs::write(dir.path("neg.csv"), text.replacen("0,2,no", "0,-1,no", 1)).unwrap();
+    std::fs::write(dir.path("neg.csv"), text.replacen("0,1,no", "0,-1,no", 1)).unwrap();
     let o = cli_support::run_in(
         &dir.0,
         &[
