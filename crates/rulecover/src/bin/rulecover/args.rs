@@ -135,7 +135,8 @@ pub struct PredictArgs {
     /// The CSV file to predict: columns matched by name, the label optional.
     #[arg(long, value_name = "FILE")]
     pub data: PathBuf,
-    /// Add one probability column per class.
+    /// Add one probability column per class (classifiers; a real target
+    /// always prints one `value` column).
     #[arg(long)]
     pub proba: bool,
     /// Field delimiter: one character, or `tab`.
