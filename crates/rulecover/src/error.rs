@@ -166,6 +166,46 @@ pub enum Error {
         /// serde_json's message.
         message: String,
     },
+    /// No generator has this name.
+    #[error("unknown data set '{given}' (valid names: {valid})")]
+    UnknownGenerator {
+        /// What was asked for.
+        given: String,
+        /// The valid names, comma separated.
+        valid: String,
+    },
+    /// A generator was asked for a number of rows it cannot make.
+    #[error("data set '{name}' cannot have {rows} rows{}", max.map(|m| format!(" (at most {m})")).unwrap_or_else(|| " (too few)".into()))]
+    BadRows {
+        /// The generator.
+        name: String,
+        /// The rows asked for.
+        rows: usize,
+        /// The most it can make, when that is the limit.
+        max: Option<usize>,
+    },
+    /// No mode declarations were found for a relational folder.
+    #[error(
+        "no mode declarations for '{dir}': looked for {tried}; give them with --background FILE"
+    )]
+    NoBackground {
+        /// The data folder.
+        dir: PathBuf,
+        /// The files looked for, comma separated.
+        tried: String,
+    },
+    /// A relational model folder does not hold the model asked for.
+    #[error("model folder '{dir}': {message}")]
+    ModelDir {
+        /// The folder.
+        dir: PathBuf,
+        /// What is missing or ambiguous.
+        message: String,
+    },
+    /// Relational data or a relational model could not be read, learned
+    /// or written (rc-logic's error, naming the file and line).
+    #[error(transparent)]
+    Logic(#[from] rc_logic::Error),
     /// The registry's table and its builders disagree (a bug in this
     /// crate, reported instead of panicking).
     #[error("internal error in the method registry: {0}")]

@@ -230,7 +230,7 @@ fn from_json_named(text: &str, file: &str) -> Result<FittedModel> {
 /// Distinguishes temporary files of concurrent saves in one process.
 static SAVES: AtomicU64 = AtomicU64::new(0);
 
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     let io = |action: &'static str, path: &Path| {
         let path = path.to_path_buf();
         move |source: std::io::Error| Error::Io {

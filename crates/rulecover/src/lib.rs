@@ -34,17 +34,27 @@
 //!   relational methods on an [`rc_logic::Problem`].
 //! - [`FittedModel`]: predicts by column name, exposes its rules, and
 //!   saves/loads the model file ([`FORMAT_VERSION`]).
+//! - [`io`], [`output`], [`evaluate`], [`generate`], [`boostsrl`]: what the
+//!   `rulecover` command line (and the Python package) build on: reading
+//!   tables by name, writing predictions and rule tables, cross-validating
+//!   methods side by side, generated data sets, and BoostSRL's folder and
+//!   file conventions for relational learning.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 #![cfg_attr(doctest, doc = include_str!("../README.md"))]
 
+pub mod boostsrl;
 pub mod error;
+pub mod evaluate;
 pub mod file;
 mod fitted;
+pub mod generate;
+pub mod io;
 mod json;
 mod learner;
 pub mod methods;
 pub mod model;
+pub mod output;
 pub mod params;
 mod relational;
 

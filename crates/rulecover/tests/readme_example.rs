@@ -2,6 +2,9 @@
 //! file with its columns in another order and no label; fit, print the
 //! rules, predict by column name, save and load the model.
 
+// The code is the README's, borrow for borrow.
+#![allow(clippy::needless_borrows_for_generic_args)]
+
 #[test]
 fn readme_example() -> Result<(), Box<dyn std::error::Error>> {
     let dir = std::env::temp_dir().join(format!("rulecover-readme-{}", std::process::id()));

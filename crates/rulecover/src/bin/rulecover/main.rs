@@ -1,0 +1,254 @@
+//! `rulecover`: the command line. Argument parsing and files only; every
+//! step is a call into the `rulecover` library.
+//!
+//! Exit codes: 0 on success; 2 for bad input or usage, with one line on
+//! standard error naming the file, column, row or parameter (clap's own
+//! usage errors exit 2 too); 1 for an internal error. Output files are
+//! written to a temporary file in the same folder and renamed, so a
+//! failed run leaves no output file.
+
+mod args;
+mod relational;
+
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::Parser;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use rulecover::evaluate::{assign_params, cross_validate, Progress};
+use rulecover::io::{read_for_schema, read_training_table, write_atomically, Missing};
+use rulecover::io::{PredictOptions, TableOptions};
+use rulecover::output::{self, FitSummary, RuleFormat};
+use rulecover::{Error, FittedModel};
+use rulecover_core::csv::TaskKind;
+
+use args::*;
+
+/// A failure: the exit code and one line for standard error.
+pub struct Failure {
+    code: u8,
+    message: String,
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Self {
+        let code = if matches!(e, Error::Internal(_)) {
+            1
+        } else {
+            2
+        };
+        Failure {
+            code,
+            message: e.to_string(),
+        }
+    }
+}
+
+impl Failure {
+    /// Bad input described by `message`.
+    pub fn input(message: impl Into<String>) -> Self {
+        Failure {
+            code: 2,
+            message: message.into(),
+        }
+    }
+}
+
+/// Result of a command.
+pub type Outcome = Result<(), Failure>;
+
+fn main() -> ExitCode {
+    let argv = with_boostsrl_spellings(std::env::args().collect());
+    let cli = Cli::parse_from(argv);
+    let result = match cli.command {
+        Command::Fit(a) => fit(a),
+        Command::Predict(a) => predict(a),
+        Command::Rules(a) => rules(a),
+        Command::Methods(a) => methods(a),
+        Command::Evaluate(a) => evaluate(a),
+        Command::Generate(a) => generate(a),
+        Command::Relational(RelationalCommand::Learn(a)) => relational::learn(a),
+        Command::Relational(RelationalCommand::Infer(a)) => relational::infer(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            let line: Vec<&str> = f.message.lines().map(str::trim).collect();
+            eprintln!("rulecover: error: {}", line.join("; "));
+            ExitCode::from(f.code)
+        }
+    }
+}
+
+/// Writes `text` to standard output; a closed pipe ends quietly.
+pub fn print(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
+}
+
+fn table_options(t: &TableArgs) -> TableOptions {
+    TableOptions {
+        target: t.target.clone(),
+        task: match t.task {
+            TaskArg::Auto => TaskKind::Auto,
+            TaskArg::Classification => TaskKind::Classification,
+            TaskArg::Regression => TaskKind::Regression,
+        },
+        delimiter: t.delimiter,
+        drop: t.drop.iter().flatten().cloned().collect(),
+        missing: match t.missing {
+            MissingArg::Error => Missing::Error,
+            MissingArg::Drop => Missing::Drop,
+            MissingArg::Keep => Missing::Keep,
+        },
+        positive_class: t.positive_class.clone(),
+        weights: None,
+    }
+}
+
+fn fit(a: FitArgs) -> Outcome {
+    let spec = rulecover::method(&a.method)?;
+    let params = rulecover::parse_key_values(&a.params)?;
+    let mut opts = table_options(&a.table);
+    opts.weights = a.weights.clone();
+    let (data, weights) = read_training_table(&a.table.data, &opts)?;
+    let start = Instant::now();
+    let model = rulecover::fit(spec.id, &params, &data, weights.as_deref(), a.seed)?;
+    let seconds = start.elapsed().as_secs_f64();
+    let summary = FitSummary::of(&model, &data, seconds)?;
+    model.save(&a.out)?;
+    let mut text = format!("{summary}\n");
+    if a.print_rules || output::prints_rules_by_default(model.kind()) {
+        if let Some(set) = model.rule_set() {
+            text.push_str(&output::render_rule_set(&set, RuleFormat::Text));
+        }
+    }
+    print(&text);
+    Ok(())
+}
+
+fn predict(a: PredictArgs) -> Outcome {
+    let model = FittedModel::load(&a.model)?;
+    let opts = PredictOptions {
+        delimiter: a.delimiter,
+        keep_missing: a.keep_missing,
+    };
+    let data = read_for_schema(&a.data, model.schema(), &opts)?;
+    let pred = model.predict(&data)?;
+    let text = output::predictions_csv(&pred, model.classes(), a.proba)?;
+    match &a.out {
+        Some(path) => write_atomically(path, text.as_bytes())?,
+        None => print(&text),
+    }
+    Ok(())
+}
+
+fn rules(a: RulesArgs) -> Outcome {
+    let model = FittedModel::load(&a.model)?;
+    let Some(set) = model.rule_set() else {
+        return Err(Failure::input(format!(
+            "{}: a '{}' model has no rules",
+            a.model.display(),
+            model.kind()
+        )));
+    };
+    let format = match a.format {
+        RuleFormatArg::Text => RuleFormat::Text,
+        RuleFormatArg::Markdown => RuleFormat::Markdown,
+        RuleFormatArg::Json => RuleFormat::Json,
+        RuleFormatArg::Csv => RuleFormat::Csv,
+    };
+    print(&output::render_rule_set(&set, format));
+    Ok(())
+}
+
+fn methods(a: MethodsArgs) -> Outcome {
+    let text = match &a.id {
+        Some(id) => output::describe_method(rulecover::method(id)?),
+        None => rulecover::methods()
+            .iter()
+            .map(output::describe_method)
+            .collect::<Vec<_>>()
+            .join("\n"),
+    };
+    print(&text);
+    Ok(())
+}
+
+fn evaluate(a: EvaluateArgs) -> Outcome {
+    let ids: Vec<String> = a.methods.iter().flatten().cloned().collect();
+    if ids.is_empty() {
+        return Err(Failure::input("--methods: give at least one method id"));
+    }
+    let params = rulecover::parse_key_values(&a.params)?;
+    let runs = assign_params(&ids, &params)?;
+    let (data, _) = read_training_table(&a.table.data, &table_options(&a.table))?;
+    let terminal = std::io::stderr().is_terminal();
+    let bar = terminal.then(|| {
+        let bar = ProgressBar::new((runs.len() * a.folds) as u64);
+        if let Ok(style) =
+            ProgressStyle::with_template("{bar:40} {pos}/{len} fits, {elapsed} {msg}")
+        {
+            bar.set_style(style);
+        }
+        bar
+    });
+    let progress = |p: Progress<'_>| match &bar {
+        Some(bar) => {
+            bar.set_message(format!("{} fold {}", p.method, p.fold + 1));
+            bar.set_position(p.done as u64);
+        }
+        None => eprintln!(
+            "[{}/{}] {} fold {} done",
+            p.done,
+            p.total,
+            p.method,
+            p.fold + 1
+        ),
+    };
+    let report = cross_validate(&data, &runs, a.folds, a.seed, a.jobs, &progress);
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let report = report?;
+    let text = match a.format {
+        ReportFormatArg::Markdown => report.to_markdown(),
+        ReportFormatArg::Json => report.to_json()? + "\n",
+    };
+    print(&text);
+    Ok(())
+}
+
+fn generate(a: GenerateArgs) -> Outcome {
+    let name = a.name.trim().to_ascii_lowercase();
+    if rulecover::generate::RELATIONAL.contains(&name.as_str()) {
+        let set = rulecover::generate::smokers(a.rows.unwrap_or(100), a.seed)?;
+        rulecover::boostsrl::write_relational_set(&a.out, &set)?;
+        print(&format!(
+            "wrote {} and {} (target {})\n",
+            a.out.join("train").display(),
+            a.out.join("test").display(),
+            set.target
+        ));
+        return Ok(());
+    }
+    let data = rulecover::generate::table(&name, a.rows, a.seed)?;
+    let text = output::dataset_csv(&data, "label");
+    write_atomically(&a.out, text.as_bytes())?;
+    print(&format!(
+        "wrote {} ({} rows, {} features and a label column)\n",
+        display(&a.out),
+        data.n_rows(),
+        data.n_features()
+    ));
+    Ok(())
+}
+
+/// A path as printed in messages.
+pub fn display(p: &Path) -> String {
+    p.display().to_string()
+}

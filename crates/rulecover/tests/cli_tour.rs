@@ -1,0 +1,45 @@
+//! The tour of CLI_TOUR.md runs as written: every line of its `sh` block,
+//! in order, in one folder.
+
+mod cli_support;
+
+use cli_support::{ok_in, Scratch};
+
+/// The command lines of the first fenced `sh` block.
+fn tour_commands() -> Vec<Vec<String>> {
+    let text = include_str!("../CLI_TOUR.md");
+    let start = text.find("```sh\n").expect("a ```sh block") + "```sh\n".len();
+    let end = start + text[start..].find("```").expect("the block ends");
+    text[start..end]
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| l.split_whitespace().map(str::to_string).collect())
+        .collect()
+}
+
+#[test]
+fn the_tour_runs_verbatim() {
+    let commands = tour_commands();
+    assert!(commands.len() >= 8, "{commands:?}");
+    let dir = Scratch::new("tour");
+    let mut outputs = Vec::new();
+    for words in &commands {
+        assert_eq!(words[0], "rulecover", "{words:?}");
+        let args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
+        outputs.push(ok_in(&dir.0, &args));
+    }
+    // What the tour promises is there.
+    let predictions = std::fs::read_to_string(dir.path("predictions.csv")).unwrap();
+    assert_eq!(predictions.lines().next(), Some("label,0,1"));
+    assert_eq!(predictions.lines().count(), 201);
+    assert!(outputs[2].starts_with("rux-rf: "));
+    assert!(outputs[3].starts_with("| # | rule |"));
+    assert!(outputs[5].contains("| rux-rf |"));
+    let infer = outputs.last().unwrap();
+    for key in ["AUC ROC", "AUC PR", "CLL", "Precision", "Recall", "F1"] {
+        assert!(infer.contains(key), "{infer}");
+    }
+    assert!(dir.path("smokers-model/results_cancer.db").is_file());
+    assert!(dir.path("smokers-model/cancer.list.json").is_file());
+}
