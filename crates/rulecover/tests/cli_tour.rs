@@ -1,13 +1,27 @@
-//! The tour of CLI_TOUR.md runs as written: every line of its `sh` block,
-//! in order, in one folder.
+//! The command-line tour of the root README runs as written: every line
+//! of the `sh` block under its "The command line" heading, in order, in
+//! one folder (the crate's README shows the same block).
 
 mod cli_support;
 
 use cli_support::{ok_in, Scratch};
 
-/// The command lines of the first fenced `sh` block.
+/// The command lines of the first fenced `sh` block after the heading.
 fn tour_commands() -> Vec<Vec<String>> {
-    let text = include_str!("../CLI_TOUR.md");
+    let readme = include_str!("../../../README.md");
+    let text = &readme[readme.find("## The command line").expect("the CLI tour")..];
+    let crate_readme = include_str!("../README.md");
+    let block = |t: &str| {
+        t[t.find("```sh\n").unwrap()..]
+            .split("```\n")
+            .nth(0)
+            .map(str::to_string)
+    };
+    assert_eq!(
+        block(text),
+        block(&crate_readme[crate_readme.find("## The command line").unwrap()..]),
+        "the root README and the crate README show the same tour"
+    );
     let start = text.find("```sh\n").expect("a ```sh block") + "```sh\n".len();
     let end = start + text[start..].find("```").expect("the block ends");
     text[start..end]
