@@ -14,7 +14,7 @@ fn tour_commands() -> Vec<Vec<String>> {
     let block = |t: &str| {
         t[t.find("```sh\n").unwrap()..]
             .split("```\n")
-            .nth(0)
+            .next()
             .map(str::to_string)
     };
     assert_eq!(
