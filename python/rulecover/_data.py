@@ -1,0 +1,108 @@
+"""Hands input tables to the Rust side column by column.
+
+Numeric columns go over as float64 bytes (NaN = missing); every other column
+goes over as its values' text with the declared levels of a pandas
+categorical (or ``None``). Level codes, alignment by column name, unseen
+levels and missing values are decided by rulecover-core, not here.
+"""
+
+import numbers
+
+import numpy as np
+
+try:  # pandas is optional for numpy-only use
+    import pandas as pd
+except ImportError:  # pragma: no cover - pandas is a dependency
+    pd = None
+
+
+def is_dataframe(X):
+    """True for a pandas DataFrame."""
+    return pd is not None and isinstance(X, pd.DataFrame)
+
+
+def string_columns(X):
+    """The DataFrame's column names when all are strings, else ``None``."""
+    names = list(X.columns)
+    if names and all(isinstance(c, str) for c in names):
+        return names
+    return None
+
+
+def _text(v):
+    return str(v)
+
+
+def _missing(v):
+    if v is None:
+        return True
+    try:
+        return bool(pd.isna(v)) if pd is not None else (isinstance(v, float) and np.isnan(v))
+    except (TypeError, ValueError):
+        return False
+
+
+def _categorical(values, levels=None):
+    texts = [None if _missing(v) else _text(v) for v in values]
+    return (texts, None if levels is None else [_text(c) for c in levels])
+
+
+def _numeric(values):
+    return np.ascontiguousarray(values, dtype=np.float64).tobytes()
+
+
+def _object_column(values):
+    """An object column: numeric when every value converts to float
+    (``float()``'s own ``TypeError`` for a value that is neither text nor
+    number), else categorical."""
+    if all(
+        _missing(v) or (isinstance(v, numbers.Real) and not isinstance(v, bool))
+        for v in values
+    ):
+        return _numeric(np.asarray(values, dtype=np.float64))
+    for v in values:
+        if not (_missing(v) or isinstance(v, (str, bytes, numbers.Number))):
+            # The message scikit-learn's own checks expect for such values.
+            float(v)
+    try:
+        return _numeric(np.asarray(values, dtype=np.float64))
+    except (TypeError, ValueError):
+        return _categorical(values)
+
+
+def frame_columns(X):
+    """Columns of a DataFrame for the Rust side."""
+    from pandas.api.types import is_bool_dtype, is_numeric_dtype
+
+    cols = []
+    for name in X.columns:
+        col = X[name]
+        dtype = col.dtype
+        if isinstance(dtype, pd.CategoricalDtype):
+            cols.append(_categorical(col.tolist(), dtype.categories.tolist()))
+        elif is_bool_dtype(dtype) or is_numeric_dtype(dtype):
+            if is_bool_dtype(dtype) and col.isna().any():
+                cols.append(_categorical(col.tolist()))
+            else:
+                cols.append(_numeric(col.to_numpy(dtype=np.float64, na_value=np.nan)))
+        else:
+            cols.append(_object_column(col.tolist()))
+    return cols
+
+
+def array_columns(X):
+    """Columns of a validated 2-D numpy array for the Rust side."""
+    if X.dtype.kind in "biuf":
+        return [_numeric(X[:, j]) for j in range(X.shape[1])]
+    return [_object_column(X[:, j].tolist()) for j in range(X.shape[1])]
+
+
+def all_numeric(X):
+    """True when every column of the DataFrame is a plain numeric or
+    boolean column (scikit-learn's validation handles those)."""
+    from pandas.api.types import is_bool_dtype, is_numeric_dtype
+
+    return all(
+        not isinstance(d, pd.CategoricalDtype) and (is_numeric_dtype(d) or is_bool_dtype(d))
+        for d in X.dtypes
+    )

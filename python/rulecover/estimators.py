@@ -1,0 +1,342 @@
+"""scikit-learn estimators over the rulecover registry.
+
+Each class maps its parameters onto one registry method (``rulecover.methods()``
+lists them with their defaults and documentation); the defaults below are the
+registry's, and a test checks that they agree.
+"""
+
+import numpy as np
+from sklearn.base import ClassifierMixin, RegressorMixin
+
+from ._base import _UNSET, RulecoverEstimator
+
+
+class _Classifier(ClassifierMixin, RulecoverEstimator):
+    _classifier = True
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = not self._binary_only
+        return tags
+
+    def predict_proba(self, X):
+        """Class probabilities, ``n × n_classes`` in ``classes_`` order."""
+        proba, _ = self._predict(X)
+        return proba
+
+    def predict(self, X):
+        """The most probable class of each row (ties to the first class)."""
+        _, labels = self._predict(X)
+        return self.classes_[labels]
+
+
+class _LogOdds:
+    """``decision_function`` as the log-odds of the second class (the
+    model's linear predictor behind its logistic link)."""
+
+    def decision_function(self, X):
+        """Log-odds of ``classes_[1]`` for each row."""
+        proba, _ = self._predict(X)
+        tiny = np.finfo(np.float64).tiny
+        return np.log(np.maximum(proba[:, 1], tiny)) - np.log(np.maximum(proba[:, 0], tiny))
+
+
+class _Regressor(RegressorMixin, RulecoverEstimator):
+    _classifier = False
+
+    def predict(self, X):
+        """The predicted value of each row."""
+        values, _ = self._predict(X)
+        return values
+
+
+class MIRCOClassifier(_Classifier):
+    """MIRCO (paper 000): the minimum-cost set of a random forest's rules
+    that covers every training row (registry method ``mirco``).
+
+    Parameters: ``n_estimators`` and ``max_depth`` of the forest,
+    ``max_features`` per split, ``random_stream`` (``"sklearn"`` streams
+    reproduce scikit-learn's forests), ``impurity`` in the rule cost,
+    ``solver`` (``"greedy"`` or ``"exact"``), ``time_limit`` of the exact
+    MIP, ``random_state``, ``n_jobs``.
+    """
+
+    def __init__(self, n_estimators=100, max_depth=10, max_features="auto",
+                 random_stream="sklearn", impurity="gini", solver="greedy",
+                 time_limit=60.0, random_state=None, n_jobs=None):
+        self.n_estimators = n_estimators
+        self.max_depth = max_depth
+        self.max_features = max_features
+        self.random_stream = random_stream
+        self.impurity = impurity
+        self.solver = solver
+        self.time_limit = time_limit
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _method_id(self):
+        return "mirco"
+
+    def _registry_params(self):
+        return dict(n_estimators=self.n_estimators, max_depth=self.max_depth,
+                    max_features=self.max_features, random_stream=self.random_stream,
+                    impurity=self.impurity, solver=self.solver, time_limit=self.time_limit)
+
+
+class RCBoostClassifier(_Classifier):
+    """RCBoost (paper 000): rule covering by column generation with weighted
+    pricing trees (registry method ``rcboost``)."""
+
+    def __init__(self, max_depth=10, max_rmp_calls=100, impurity="gini",
+                 random_state=None, n_jobs=None):
+        self.max_depth = max_depth
+        self.max_rmp_calls = max_rmp_calls
+        self.impurity = impurity
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _method_id(self):
+        return "rcboost"
+
+    def _registry_params(self):
+        return dict(max_depth=self.max_depth, max_rmp_calls=self.max_rmp_calls,
+                    impurity=self.impurity)
+
+
+class RUXClassifier(_Classifier):
+    """RUX (paper 001): one LP weights the rules of a tree ensemble.
+
+    ``ensemble="rf"`` (registry ``rux-rf``: a random forest, ``max_features``
+    per split, rule-length costs) or ``"ada"`` (``rux-ada``: AdaBoost with
+    ``algorithm``, ``1/alpha`` costs). ``cost=None`` takes the ensemble's
+    default cost. ``max_features`` applies to ``"rf"`` only and
+    ``algorithm`` to ``"ada"`` only.
+    """
+
+    def __init__(self, ensemble="rf", n_estimators=100, max_depth=2, max_features="auto",
+                 algorithm="samme", eps=0.01, cost=None, normalize_costs=True,
+                 threshold=1e-6, uncovered="first_estimator", random_state=None, n_jobs=None):
+        self.ensemble = ensemble
+        self.n_estimators = n_estimators
+        self.max_depth = max_depth
+        self.max_features = max_features
+        self.algorithm = algorithm
+        self.eps = eps
+        self.cost = cost
+        self.normalize_costs = normalize_costs
+        self.threshold = threshold
+        self.uncovered = uncovered
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _method_id(self):
+        if self.ensemble not in ("rf", "ada"):
+            raise ValueError(f"ensemble={self.ensemble!r}: expected 'rf' or 'ada'")
+        return f"rux-{self.ensemble}"
+
+    def _registry_params(self):
+        rf = self.ensemble == "rf"
+        return dict(
+            n_estimators=self.n_estimators, max_depth=self.max_depth,
+            max_features=self.max_features if rf else _UNSET,
+            algorithm=_UNSET if rf else self.algorithm,
+            eps=self.eps, cost=_UNSET if self.cost is None else self.cost,
+            normalize_costs=self.normalize_costs, threshold=self.threshold,
+            uncovered=self.uncovered,
+        )
+
+
+class RUGClassifier(_Classifier):
+    """RUG (paper 001): rules by column generation with weighted pricing
+    trees and an LP (registry method ``rug``; RUG-T is ``max_rmp_calls=5,
+    min_weight=0.05``)."""
+
+    def __init__(self, max_depth=2, max_rmp_calls=30, min_weight=None, eps=0.01,
+                 cost="rule_length", normalize_costs=True, threshold=1e-6,
+                 uncovered="first_estimator", random_state=None, n_jobs=None):
+        self.max_depth = max_depth
+        self.max_rmp_calls = max_rmp_calls
+        self.min_weight = min_weight
+        self.eps = eps
+        self.cost = cost
+        self.normalize_costs = normalize_costs
+        self.threshold = threshold
+        self.uncovered = uncovered
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _method_id(self):
+        return "rug"
+
+    def _registry_params(self):
+        return dict(max_depth=self.max_depth, max_rmp_calls=self.max_rmp_calls,
+                    min_weight=self.min_weight, eps=self.eps, cost=self.cost,
+                    normalize_costs=self.normalize_costs, threshold=self.threshold,
+                    uncovered=self.uncovered)
+
+
+_GLRM_DOC = """
+    The generalized linear rule model of paper 002 (registry method
+    ``linear-rule``): ``rules="conjunctions"`` prices conjunctions by column
+    generation (LRR), ``"singletons"`` keeps single literals (LR1);
+    ``linear_terms=True`` adds the standardised numeric features (LRRN,
+    LR1N); ``pricing="exact"`` prices by the exact IP. ``lambda0`` penalises
+    every term, ``lambda1`` every literal; ``n_thresholds`` quantile
+    thresholds per numeric feature; ``debias`` refits the selected terms.
+"""
+
+
+class _Glrm:
+    _allow_nan = True  # the binarizer reads NaN as missing
+    def __init__(self, rules="conjunctions", linear_terms=False, pricing="heuristic",
+                 lambda0=0.05, lambda1=0.01, n_thresholds=9, debias=True, linear_scale=0.4,
+                 max_degree=10, beam_width=1, max_iterations=200, time_limit=None,
+                 random_state=None, n_jobs=None):
+        self.rules = rules
+        self.linear_terms = linear_terms
+        self.pricing = pricing
+        self.lambda0 = lambda0
+        self.lambda1 = lambda1
+        self.n_thresholds = n_thresholds
+        self.debias = debias
+        self.linear_scale = linear_scale
+        self.max_degree = max_degree
+        self.beam_width = beam_width
+        self.max_iterations = max_iterations
+        self.time_limit = time_limit
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _method_id(self):
+        return "linear-rule"
+
+    def _registry_params(self):
+        return dict(rules=self.rules, linear_terms=self.linear_terms, pricing=self.pricing,
+                    lambda0=self.lambda0, lambda1=self.lambda1,
+                    n_thresholds=self.n_thresholds, debias=self.debias,
+                    linear_scale=self.linear_scale, max_degree=self.max_degree,
+                    beam_width=self.beam_width, max_iterations=self.max_iterations,
+                    time_limit=self.time_limit)
+
+
+class LogisticRuleRegression(_LogOdds, _Glrm, _Classifier):
+    __doc__ = "Logistic rule regression for two classes." + _GLRM_DOC
+    _binary_only = True
+
+
+class LinearRuleRegression(_Glrm, _Regressor):
+    __doc__ = "Linear rule regression for a real target." + _GLRM_DOC
+
+
+class _RuleFit:
+    _allow_nan = True  # the binarizer reads NaN as missing
+    def __init__(self, tree_size=4, max_rules=2000, learning_rate=0.01, subsample=None,
+                 lambda0=0.05, lambda1=0.01, n_thresholds=9, linear_terms=False,
+                 linear_scale=0.4, winsor_quantile=0.025, random_state=None, n_jobs=None):
+        self.tree_size = tree_size
+        self.max_rules = max_rules
+        self.learning_rate = learning_rate
+        self.subsample = subsample
+        self.lambda0 = lambda0
+        self.lambda1 = lambda1
+        self.n_thresholds = n_thresholds
+        self.linear_terms = linear_terms
+        self.linear_scale = linear_scale
+        self.winsor_quantile = winsor_quantile
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _method_id(self):
+        return "rulefit-n" if self.linear_terms else "rulefit"
+
+    def _registry_params(self):
+        n = bool(self.linear_terms)
+        return dict(tree_size=self.tree_size, max_rules=self.max_rules,
+                    learning_rate=self.learning_rate, subsample=self.subsample,
+                    lambda0=self.lambda0, lambda1=self.lambda1,
+                    n_thresholds=self.n_thresholds,
+                    linear_scale=self.linear_scale if n else _UNSET,
+                    winsor_quantile=self.winsor_quantile if n else _UNSET)
+
+
+_RULEFIT_DOC = """
+    RuleFit (registry method ``rulefit``, or ``rulefit-n`` with
+    ``linear_terms=True``): L1-penalised regression on the nodes of boosted
+    trees of random size (``tree_size`` leaves on average, until their sizes
+    sum to ``max_rules``). ``linear_scale`` and ``winsor_quantile`` shape
+    the linear terms and apply with ``linear_terms=True`` only.
+"""
+
+
+class RuleFitClassifier(_LogOdds, _RuleFit, _Classifier):
+    __doc__ = "RuleFit for two classes (logistic loss)." + _RULEFIT_DOC
+    _binary_only = True
+
+
+class RuleFitRegressor(_RuleFit, _Regressor):
+    __doc__ = "RuleFit for a real target." + _RULEFIT_DOC
+
+
+class NREClassifier(_Classifier):
+    """Neural rule ensemble (paper 004, registry method ``nre``, or
+    ``nre-deep`` with ``deep=True``): a tree's rules made differentiable and
+    trained with Adam. Two classes."""
+
+    _binary_only = True
+
+    def __init__(self, deep=False, max_depth=6, min_samples_leaf=1, learning_rate=0.01,
+                 batch_size=256, max_epochs=200, patience=20, validation_fraction=0.1,
+                 loss="logistic", stop_on="error", l2=0.0, refit=False,
+                 constant_features="ignore", random_state=None, n_jobs=None):
+        self.deep = deep
+        self.max_depth = max_depth
+        self.min_samples_leaf = min_samples_leaf
+        self.learning_rate = learning_rate
+        self.batch_size = batch_size
+        self.max_epochs = max_epochs
+        self.patience = patience
+        self.validation_fraction = validation_fraction
+        self.loss = loss
+        self.stop_on = stop_on
+        self.l2 = l2
+        self.refit = refit
+        self.constant_features = constant_features
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _method_id(self):
+        return "nre-deep" if self.deep else "nre"
+
+    def _registry_params(self):
+        return dict(max_depth=self.max_depth, min_samples_leaf=self.min_samples_leaf,
+                    learning_rate=self.learning_rate, batch_size=self.batch_size,
+                    max_epochs=self.max_epochs, patience=self.patience,
+                    validation_fraction=self.validation_fraction, loss=self.loss,
+                    stop_on=self.stop_on, l2=self.l2, refit=self.refit,
+                    constant_features=self.constant_features)
+
+
+class _Generic:
+    def __init__(self, method="rf", params=None, random_state=None, n_jobs=None):
+        self.method = method
+        self.params = params
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _method_id(self):
+        return self.method
+
+    def _registry_params(self):
+        return dict(self.params or {})
+
+
+class RulecoverClassifier(_Generic, _Classifier):
+    """Any registry method for classes by id (``method``, see
+    ``rulecover.methods()``) with its parameters as a dict (``params``):
+    the baselines ``dt``, ``rf``, ``ada``, ``gb``, ``gbt``, ``ann`` and the
+    variants without a class of their own (``rug-t``, ``lr1``, ...)."""
+
+
+class RulecoverRegressor(_Generic, _Regressor):
+    """Any registry method for a real target by id (``method``) with its
+    parameters as a dict (``params``)."""

@@ -1,0 +1,200 @@
+//! Relational learning: BoostSRL texts (background modes, facts, positive
+//! and negative examples) → `rulecover::fit_relational` → an rc-logic
+//! [`TreeEnsemble`], predicted on other data after
+//! [`TreeEnsemble::rebind`], and compressed by CoTE (SCoTE, ECoTE) into
+//! one [`DecisionList`].
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use rc_logic::cote::{ecote, scote, DecisionList, EcoteParams, ScoteParams, Status};
+use rc_logic::{Problem, SplitText, TreeEnsemble};
+
+use crate::errors;
+
+/// The texts of one split: facts, positive and negative examples.
+type Texts = (String, String, String);
+
+/// The problem with `split` as its only (training) split.
+fn problem(background: &str, target: &str, split: &Texts) -> PyResult<Problem> {
+    Problem::from_texts(
+        (background, "background"),
+        target,
+        SplitText {
+            facts: (&split.0, "facts"),
+            pos: (&split.1, "pos"),
+            neg: (&split.2, "neg"),
+        },
+        None,
+    )
+    .map_err(errors::logic)
+}
+
+/// What a relational model predicts: probabilities of the examples of
+/// `split` (in the data's example order) and their labels.
+type Scored = (Vec<f64>, Vec<bool>);
+
+/// A fitted relational ensemble (RFGB or bagging) with the background and
+/// training texts it was fitted on.
+#[pyclass(frozen, module = "rulecover._native")]
+struct RelationalModel {
+    background: String,
+    target: String,
+    train: Texts,
+    ensemble: TreeEnsemble,
+}
+
+#[pymethods]
+impl RelationalModel {
+    /// Fits relational method `method` (`rfgb`, `bagging`) with registry
+    /// parameters on the background text, target name and training
+    /// texts. The GIL is released while fitting.
+    #[staticmethod]
+    #[pyo3(signature = (method, params, background, target, train, seed, n_jobs=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn fit(
+        py: Python<'_>,
+        method: &str,
+        params: Vec<(String, String)>,
+        background: String,
+        target: String,
+        train: Texts,
+        seed: u64,
+        n_jobs: Option<usize>,
+    ) -> PyResult<Self> {
+        let method = method.to_string();
+        py.detach(move || {
+            let p = problem(&background, &target, &train)?;
+            let fitted = crate::with_threads(n_jobs, || {
+                rulecover::fit_relational(&method, &params, &p, seed)
+            })?
+            .map_err(errors::registry)?;
+            Ok(RelationalModel {
+                background,
+                target,
+                train,
+                ensemble: fitted.ensemble,
+            })
+        })
+    }
+
+    /// Probabilities that the examples of `split` are positive, and their
+    /// labels, in the data's example order.
+    fn predict_proba(&self, py: Python<'_>, split: Texts) -> PyResult<Scored> {
+        py.detach(|| {
+            let p = problem(&self.background, &self.target, &split)?;
+            let model = self.ensemble.rebind(&p.vocab).map_err(errors::logic)?;
+            Ok((
+                model.predict_proba(&p.train),
+                p.train.examples.labels.clone(),
+            ))
+        })
+    }
+
+    /// The trees, printed.
+    fn render(&self) -> String {
+        self.ensemble.render()
+    }
+
+    /// Number of trees.
+    #[getter]
+    fn n_trees(&self) -> usize {
+        self.ensemble.trees.len()
+    }
+
+    /// The ensemble as rc-logic's JSON model file.
+    fn to_json(&self) -> PyResult<String> {
+        self.ensemble.to_json().map_err(errors::logic)
+    }
+
+    /// Compresses the ensemble into one decision list: `"scote"`
+    /// (logically equivalent) or `"ecote"` (equivalent on the training
+    /// examples). The GIL is released while compressing.
+    fn compress(&self, py: Python<'_>, method: &str) -> PyResult<RelationalList> {
+        let method = method.to_ascii_lowercase();
+        py.detach(|| {
+            let outcome = match method.as_str() {
+                "scote" => scote(&self.ensemble, &ScoteParams::default()),
+                "ecote" => {
+                    let p = problem(&self.background, &self.target, &self.train)?;
+                    let ens = self.ensemble.rebind(&p.vocab).map_err(errors::logic)?;
+                    ecote(
+                        &ens,
+                        &p.train.facts,
+                        &p.train.examples,
+                        &EcoteParams::default(),
+                    )
+                }
+                other => {
+                    return Err(PyValueError::new_err(format!(
+                        "compress('{other}'): expected 'scote' or 'ecote'"
+                    )))
+                }
+            }
+            .map_err(errors::logic)?;
+            match (outcome.status, outcome.list) {
+                (Status::Finished, Some(list)) => Ok(RelationalList {
+                    background: self.background.clone(),
+                    target: self.target.clone(),
+                    list,
+                }),
+                (status, _) => Err(PyRuntimeError::new_err(format!(
+                    "{method} stopped before the end ({status:?}) after merging {} trees",
+                    outcome.trees_merged
+                ))),
+            }
+        })
+    }
+}
+
+/// A CoTE decision list: ordered clauses, the first that covers an
+/// example gives its value.
+#[pyclass(frozen, module = "rulecover._native")]
+struct RelationalList {
+    background: String,
+    target: String,
+    list: DecisionList,
+}
+
+#[pymethods]
+impl RelationalList {
+    /// Probabilities that the examples of `split` are positive, and their
+    /// labels, in the data's example order.
+    fn predict_proba(&self, py: Python<'_>, split: Texts) -> PyResult<Scored> {
+        py.detach(|| {
+            let p = problem(&self.background, &self.target, &split)?;
+            let list = self.list.rebind(&p.vocab).map_err(errors::logic)?;
+            Ok((
+                list.predict_proba(&p.train),
+                p.train.examples.labels.clone(),
+            ))
+        })
+    }
+
+    /// The list, printed one clause per line.
+    fn render(&self) -> String {
+        self.list.render()
+    }
+
+    /// Number of clauses.
+    fn __len__(&self) -> usize {
+        self.list.len()
+    }
+
+    /// Average clause length.
+    #[getter]
+    fn avg_length(&self) -> f64 {
+        self.list.avg_length()
+    }
+
+    /// The list as rc-logic's JSON model file.
+    fn to_json(&self) -> PyResult<String> {
+        self.list.to_json().map_err(errors::logic)
+    }
+}
+
+/// Adds the relational classes to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<RelationalModel>()?;
+    m.add_class::<RelationalList>()?;
+    Ok(())
+}

@@ -1,0 +1,239 @@
+import pickle
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.compose import ColumnTransformer
+from sklearn.datasets import make_classification, make_regression
+from sklearn.model_selection import GridSearchCV
+from sklearn.pipeline import Pipeline
+from sklearn.preprocessing import StandardScaler
+
+import rulecover
+from rulecover import (
+    FittedModel,
+    LinearRuleRegression,
+    LogisticRuleRegression,
+    MIRCOClassifier,
+    NREClassifier,
+    RCBoostClassifier,
+    RUGClassifier,
+    RuleFitClassifier,
+    RuleFitRegressor,
+    RUXClassifier,
+)
+from rulecover._base import _UNSET, param_text
+
+SMALL = [
+    MIRCOClassifier(n_estimators=5, max_depth=4, random_state=0),
+    RCBoostClassifier(max_depth=3, max_rmp_calls=5, random_state=0),
+    RUXClassifier(ensemble="rf", n_estimators=5, random_state=0),
+    RUXClassifier(ensemble="ada", n_estimators=5, random_state=0),
+    RUGClassifier(max_rmp_calls=5, random_state=0),
+    LogisticRuleRegression(max_iterations=10, random_state=0),
+    RuleFitClassifier(max_rules=40, random_state=0),
+    NREClassifier(max_depth=3, max_epochs=20, random_state=0),
+]
+
+
+def test_readme_example_runs_verbatim(capsys):
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    example = readme.split("## Example", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    assert len(example.strip().splitlines()) == 6
+    exec(compile(example, "README.md", "exec"), {})
+    out = capsys.readouterr().out
+    score = float(out.strip().splitlines()[-1])
+    assert 0.9 < score <= 1.0
+    assert "conditions" in out
+
+
+def test_backends_reports_lp_and_mip():
+    b = rulecover.backends()
+    assert b["lp"] in ("highs", "minilp") and b["mip"] in ("highs", "minilp")
+    assert "minilp" in b["available"]
+
+
+@pytest.mark.parametrize(
+    "cls",
+    [MIRCOClassifier, RCBoostClassifier, RUXClassifier, RUGClassifier, LogisticRuleRegression,
+     LinearRuleRegression, RuleFitClassifier, RuleFitRegressor, NREClassifier],
+)
+def test_defaults_are_the_registry_defaults(cls):
+    registry = {m["id"]: {p["name"]: p["default"] for p in m["params"]} for m in rulecover.methods()}
+    est = cls()
+    defaults = registry[est._method_id()]
+    sent = {k: v for k, v in est._registry_params().items() if v is not _UNSET}
+    assert sent, cls
+    for name, value in sent.items():
+        assert name in defaults, f"{cls.__name__}.{name} is not a registry parameter"
+        assert param_text(value) == defaults[name] or float(param_text(value)) == float(
+            defaults[name]
+        ), f"{cls.__name__}.{name}: {value!r} vs registry {defaults[name]!r}"
+
+
+@pytest.mark.parametrize("est", SMALL, ids=lambda e: type(e).__name__)
+def test_fit_predict_rules_on_a_frame(est, binary_frame):
+    X, y = binary_frame
+    if isinstance(est, NREClassifier):
+        # rc-nre takes numeric columns only, and says so.
+        with pytest.raises(ValueError, match="'smoker'.*categorical"):
+            est.fit(X, y)
+        X = X.assign(smoker=(X["smoker"] == "yes").astype(float), region=X["bmi"] * 0)
+    assert est.fit(X, y) is est
+    assert list(est.classes_) == ["high", "low"]
+    assert est.n_features_in_ == 4
+    assert list(est.feature_names_in_) == ["age", "bmi", "smoker", "region"]
+    proba = est.predict_proba(X)
+    assert proba.shape == (len(X), 2)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0, atol=1e-9)
+    pred = est.predict(X)
+    assert set(pred) <= {"high", "low"}
+    np.testing.assert_array_equal(pred, est.classes_[np.argmax(proba, axis=1)])
+    assert est.score(X, y) > 0.7
+    rules = est.rules_
+    assert rules and all({"conditions", "weight", "coverage"} <= set(r) for r in rules)
+    frame = est.rules_frame()
+    assert len(frame) == len(rules)
+    # Reversed columns and an extra column predict the same.
+    X2 = X[X.columns[::-1]].assign(extra=1.0)
+    np.testing.assert_array_equal(est.predict_proba(X2), proba)
+
+
+def test_categorical_rules_name_levels(binary_frame):
+    X, y = binary_frame
+    est = RUXClassifier(n_estimators=10, random_state=0).fit(X, y)
+    text = " ".join(c for r in est.rules_ for c in r["conditions"])
+    assert "smoker" in text
+    assert re.search(r"smoker (==|!=) (yes|no)", text), text
+
+
+def test_missing_column_and_unseen_level_are_value_errors(binary_frame):
+    X, y = binary_frame
+    est = RUXClassifier(n_estimators=5, random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="missing:\n- bmi"):
+        est.predict(X.drop(columns="bmi"))
+    bad = X.copy()
+    bad["smoker"] = bad["smoker"].astype(object)
+    bad.loc[0, "smoker"] = "sometimes"
+    with pytest.raises(ValueError, match="sometimes"):
+        est.predict(bad)
+
+
+def test_numpy_input_gets_scikit_learn_messages():
+    X, y = make_classification(n_samples=80, n_features=5, random_state=0)
+    est = RUGClassifier(max_rmp_calls=3, random_state=0).fit(X, y)
+    assert est.n_features_in_ == 5 and not hasattr(est, "feature_names_in_")
+    with pytest.raises(ValueError, match="X has 4 features, but RUGClassifier is expecting 5"):
+        est.predict(X[:, :4])
+    with pytest.raises(ValueError, match="NaN"):
+        RUGClassifier().fit(np.where(X > 2, np.nan, X), y)
+
+
+def test_bad_parameter_is_a_value_error_naming_it():
+    X, y = make_classification(n_samples=40, n_features=4, random_state=0)
+    with pytest.raises(ValueError, match="impurity"):
+        RCBoostClassifier(impurity="bogus").fit(X, y)
+    with pytest.raises(ValueError, match="ensemble"):
+        RUXClassifier(ensemble="gb").fit(X, y)
+
+
+def test_integer_labels_and_multiclass():
+    X, y = make_classification(n_samples=150, n_features=6, n_informative=4, n_classes=3,
+                               random_state=1)
+    est = RUGClassifier(max_rmp_calls=5, random_state=0).fit(X, y + 10)
+    np.testing.assert_array_equal(est.classes_, [10, 11, 12])
+    assert est.predict_proba(X).shape == (150, 3)
+    assert set(est.predict(X)) <= {10, 11, 12}
+    with pytest.raises(ValueError, match="Only binary classification"):
+        LogisticRuleRegression().fit(X, y)
+
+
+def test_sample_weights_reach_the_learner():
+    # (Equivalence with repeated rows is scikit-learn's
+    # check_sample_weight_equivalence_on_dense_data in test_estimator_checks.)
+    X, y = make_classification(n_samples=60, n_features=4, random_state=2)
+    w = np.where(y == 1, 5.0, 1.0)
+    plain = RCBoostClassifier(max_depth=3, max_rmp_calls=5, random_state=0).fit(X, y)
+    weighted = RCBoostClassifier(max_depth=3, max_rmp_calls=5, random_state=0)
+    weighted.fit(X, y, sample_weight=w)
+    assert weighted.rules_ != plain.rules_
+    with pytest.raises(ValueError, match="negative|non-negative"):
+        RCBoostClassifier().fit(X, y, sample_weight=-w)
+    with pytest.raises(ValueError, match="sample_weight"):
+        RCBoostClassifier().fit(X, y, sample_weight=w[:10])
+    with pytest.raises(ValueError, match="sample weights"):
+        LogisticRuleRegression().fit(X, y, sample_weight=w)
+
+
+def test_same_seed_same_model_and_n_jobs_does_not_matter():
+    X, y = make_classification(n_samples=100, n_features=5, random_state=3)
+    a = RUXClassifier(n_estimators=8, random_state=5, n_jobs=1).fit(X, y)
+    b = RUXClassifier(n_estimators=8, random_state=5, n_jobs=2).fit(X, y)
+    # The model files differ only in recorded solver timings.
+    assert a.rules_ == b.rules_
+    np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
+    c = RUXClassifier(n_estimators=8, random_state=6).fit(X, y)
+    assert c.rules_ != a.rules_
+
+
+def test_estimator_is_the_registry_fit():
+    """The estimator hands its parameters, data and seed to rulecover::fit:
+    the model equals the one fitted directly through the registry."""
+    X, y = make_classification(n_samples=100, n_features=5, random_state=4)
+    est = LogisticRuleRegression(lambda0=0.01, max_iterations=20, random_state=3).fit(X, y)
+    cols = [np.ascontiguousarray(X[:, j]).tobytes() for j in range(5)]
+    names = [f"x{j}" for j in range(5)]
+    direct = FittedModel.fit("lrr", [("lambda0", "0.01"), ("max_iterations", "20")], names,
+                             cols, y.astype(np.float64).tobytes(), ["0", "1"], None, 3)
+    assert est._model.rules() == direct.rules()
+    _, raw, k, labels = direct.predict(names, cols)
+    np.testing.assert_array_equal(np.frombuffer(raw).reshape(-1, k), est.predict_proba(X))
+
+
+def test_pickle_round_trip(binary_frame):
+    X, y = binary_frame
+    est = RCBoostClassifier(max_depth=3, max_rmp_calls=5, random_state=0).fit(X, y)
+    again = pickle.loads(pickle.dumps(est))
+    np.testing.assert_array_equal(again.predict_proba(X), est.predict_proba(X))
+    assert again.rules_ == est.rules_
+    assert again.get_params() == est.get_params()
+
+
+def test_model_file_round_trip(tmp_path, binary_frame):
+    X, y = binary_frame
+    est = MIRCOClassifier(n_estimators=5, max_depth=4, random_state=0).fit(X, y)
+    path = tmp_path / "model.json"
+    est.save(path)
+    loaded = rulecover.load(path)
+    assert isinstance(loaded, MIRCOClassifier)
+    assert loaded.get_params()["n_estimators"] == 5
+    np.testing.assert_array_equal(loaded.predict_proba(X), est.predict_proba(X))
+    np.testing.assert_array_equal(loaded.predict(X), est.predict(X))
+    assert list(loaded.feature_names_in_) == list(X.columns)
+    with pytest.raises(ValueError, match="format_version"):
+        rulecover.loads('{"format_version": 99}')
+
+
+def test_regressors():
+    X, y = make_regression(n_samples=120, n_features=4, noise=0.1, random_state=0)
+    for est in (LinearRuleRegression(max_iterations=10), RuleFitRegressor(max_rules=40)):
+        est.fit(X, y)
+        assert est.predict(X).shape == (120,)
+        assert est.score(X, y) > 0.5
+        assert all(r["value"] is not None or r["linear"] for r in est.rules_ if r["class"] is None)
+
+
+def test_pipeline_column_transformer_and_grid_search(binary_frame):
+    X, y = binary_frame
+    pipe = Pipeline([
+        ("scale", ColumnTransformer([("num", StandardScaler(), ["age", "bmi"])],
+                                    remainder="passthrough", verbose_feature_names_out=False)
+         .set_output(transform="pandas")),
+        ("rules", RUXClassifier(n_estimators=5, random_state=0)),
+    ])
+    grid = GridSearchCV(pipe, {"rules__max_depth": [1, 2]}, cv=3, n_jobs=2)
+    grid.fit(X, y)
+    assert grid.best_params_["rules__max_depth"] in (1, 2)
+    assert grid.score(X, y) > 0.7
