@@ -102,10 +102,12 @@ fn encoding_follows_eq4() {
     assert_eq!(net.unit_bias(1), -step.threshold);
     // c_k = (n⁺ − n⁻)/n of the leaves: all 'a' on the left, all 'b' right.
     assert_eq!(net.output_weights(), &[-1.0, 1.0]);
-    // Rules print as the tree's conditions on raw values.
+    // Rules print as the tree's conditions on raw values: the strict
+    // bound is the f32 just above the split 9.5 (x < 9.500001 exactly when
+    // f32(x) <= 9.5), printed as the shortest decimal of that f32.
     let text = rulecover_core::RuleModel::render_rules(&model);
-    assert!(text.starts_with("if x < 9.5 then class a"), "{text}");
-    assert!(text.contains("if x > 9.5 then class b"), "{text}");
+    assert!(text.starts_with("if x < 9.500001 then class a"), "{text}");
+    assert!(text.contains("if x > 9.500001 then class b"), "{text}");
 }
 
 #[test]
