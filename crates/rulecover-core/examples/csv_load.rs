@@ -1,5 +1,5 @@
 //! Writes and loads a large numeric CSV, to measure the CSV reader's time
-//! and peak memory (run it under `/usr/bin/time -v`).
+//! and peak memory (run it under GNU `time -v`).
 //!
 //! ```text
 //! cargo build --release -p rulecover-core --example csv_load
