@@ -95,6 +95,31 @@ fn mixed(n: usize, classes: usize, seed: u64) -> Dataset {
     Dataset::from_rows("mixed", features, &rows, target).expect("valid data")
 }
 
+/// `n` rows of 40 dense 0/1 columns (about half the rows hold each
+/// column's rarer value), so a row has many marked binary values: the
+/// splitter packs the drawn binary columns one at a time instead of
+/// scattering all of them.
+fn dense_binary(n: usize, seed: u64) -> Dataset {
+    let p = 40;
+    let mut rng = Rng::new(seed);
+    let mut rows = Vec::with_capacity(n);
+    let mut labels = Vec::with_capacity(n);
+    for _ in 0..n {
+        let row: Vec<f64> = (0..p)
+            .map(|j| f64::from(u8::from(rng.next_f64() < 0.35 + 0.01 * j as f64)))
+            .collect();
+        let s = row[0] + row[1] - row[2] + 0.5 * row[3] + 0.3 * rng.normal();
+        labels.push(usize::from(s > 0.7));
+        rows.push(row);
+    }
+    let features = (0..p).map(|j| Feature::numeric(format!("b{j}"))).collect();
+    let target = Target::Classes {
+        labels,
+        names: vec!["no".into(), "yes".into()],
+    };
+    Dataset::from_rows("dense", features, &rows, target).expect("valid data")
+}
+
 /// Fits `fit` under 1 and 2 threads, checks they agree, returns the hash.
 fn pinned<M: Serialize + Predict<Error = rc_tree::Error>>(
     fit: impl Fn() -> M + Sync,
@@ -118,6 +143,8 @@ fn fitted_models_are_bit_identical_to_the_recorded_ones() {
     let weights: Vec<f64> = (0..two.n_rows())
         .map(|i| [1.0, 0.5, 2.0, 0.0][i % 4])
         .collect();
+    let dense = dense_binary(600, 8);
+    let dense_test = dense_binary(200, 9);
     let rf = || RandomForestParams::classifier().n_estimators(12).seed(7);
 
     let got: Vec<(&str, u64)> = vec![
@@ -201,6 +228,21 @@ fn fitted_models_are_bit_identical_to_the_recorded_ones() {
             ),
         ),
         (
+            "rf dense binary, one feature per node",
+            pinned(
+                || {
+                    rf().max_features(MaxFeatures::Count(1))
+                        .fit(&dense)
+                        .unwrap()
+                },
+                &dense_test,
+            ),
+        ),
+        (
+            "rf dense binary, sqrt",
+            pinned(|| rf().fit(&dense).unwrap(), &dense_test),
+        ),
+        (
             "dt gini",
             pinned(
                 || DecisionTreeParams::classifier().fit(&two).unwrap(),
@@ -247,7 +289,7 @@ fn fitted_models_are_bit_identical_to_the_recorded_ones() {
             ),
         ),
     ];
-    let expected: [(&str, u64); 12] = [
+    let expected: [(&str, u64); 14] = [
         ("rf gini 2 classes", 0x0432533c82697777),
         ("rf entropy 3 classes", 0xf459c31207e60c77),
         (
@@ -259,6 +301,8 @@ fn fitted_models_are_bit_identical_to_the_recorded_ones() {
         ("rf scikit-learn stream", 0x7c200ca22eaadac5),
         ("rf scikit-learn stream, 3 classes", 0x75fa8ffe1f3a2ea2),
         ("rf regression", 0x91803f22bc42385a),
+        ("rf dense binary, one feature per node", 0x343f307fc21e3d90),
+        ("rf dense binary, sqrt", 0xcff57d55cccf2805),
         ("dt gini", 0xda69a6e4b0875011),
         ("dt sqrt, 3 classes", 0x49e0c8b5921ef83f),
         ("adaboost", 0xc1433c4cf9f561d1),
