@@ -7,6 +7,7 @@
 //! cargo run --release -p rc-benches --example tree_timing -- adult [dt|rf|both] [repeats]
 //! cargo run --release -p rc-benches --example tree_timing -- adult rfseeds 5
 //! /usr/bin/time -v target/release/examples/tree_timing adult rf 1
+//! RAYON_NUM_THREADS=1 target/release/examples/tree_timing adult rf 3
 //! ```
 //! The data set is `magic`, `adult` (shared data directory) or `twonorm`
 //! (generated, 100 000 rows × 20 features).
@@ -119,6 +120,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
+/// Threads of rayon's global pool (`RAYON_NUM_THREADS`, else the number
+/// of cores), which the ensembles fit and predict on.
 fn rayon_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    rayon::current_num_threads()
 }

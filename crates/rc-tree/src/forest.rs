@@ -71,7 +71,7 @@ impl RandomForestParams {
         } else {
             Vec::new()
         };
-        let trees: Vec<Tree> = (0..self.n_estimators)
+        let (trees, coverage): (Vec<Tree>, Vec<Vec<u32>>) = (0..self.n_estimators)
             .into_par_iter()
             .map_init(Scratch::default, |scratch, t| {
                 let (counts, mut draws) = if sklearn {
@@ -97,10 +97,11 @@ impl RandomForestParams {
                         .collect(),
                     None => user_w.clone(),
                 };
-                grow(&prep, target, &w, &cfg, &mut draws, scratch)
+                let tree = grow(&prep, target, &w, &cfg, &mut draws, scratch);
+                let coverage = tree.rows_reaching_grown(&prep, &w, &mut scratch.rows);
+                (tree, coverage)
             })
-            .collect();
-        let coverage = rules::training_coverage(&trees, &prep);
+            .unzip();
         Ok(RandomForest {
             trees,
             n_features: prep.p,

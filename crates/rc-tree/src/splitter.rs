@@ -119,6 +119,18 @@ pub(crate) struct Workspace<'a> {
     loc_mask: Vec<u64>,
     loc_stamp: u32,
     mask_stamp: u32,
+    /// Whether binary slots are counted from [`Workspace::scatter_bits`]
+    /// (all slots' bits of a node at once, from the sparse row index)
+    /// rather than packed slot by slot from `loc_mask`; both give the same
+    /// words, so the choice (a cost model) never changes a tree.
+    scatter: bool,
+    /// Node-local bits, slot-major: word `slot · blocks + b` has bit `i`
+    /// set when the node's row `64 b + i` holds the slot's marked value;
+    /// valid at `bits_stamp`.
+    loc_bits: Vec<u64>,
+    bits_stamp: u32,
+    /// One slot's node-local bit words, packed from `loc_mask`.
+    slot_words: Vec<u64>,
     /// Binned features: full histogram, and compact statistics of the
     /// codes present in the node.
     hist: Vec<f64>,
@@ -134,6 +146,8 @@ pub(crate) struct Workspace<'a> {
     left: Vec<f64>,
     /// Width of a binary feature's statistics (k, or 2 for regression).
     d: usize,
+    /// [`Scratch::rows`], kept for the next tree.
+    spare_rows: Vec<u32>,
 }
 
 /// Reusable buffers of tree building (kept between the trees an ensemble
@@ -153,6 +167,8 @@ pub(crate) struct Scratch {
     bin_stamp: Vec<u32>,
     loc: Vec<f64>,
     loc_mask: Vec<u64>,
+    loc_bits: Vec<u64>,
+    slot_words: Vec<u64>,
     hist: Vec<f64>,
     hist_n: Vec<u32>,
     present: Vec<u16>,
@@ -161,6 +177,8 @@ pub(crate) struct Scratch {
     small: Vec<(u8, u32)>,
     features: Vec<usize>,
     left: Vec<f64>,
+    /// Rows routed through a grown tree to count its coverage (ensembles).
+    pub rows: Vec<u32>,
 }
 
 /// `v` cleared and filled with `len` copies of `x`, keeping its capacity.
@@ -233,6 +251,10 @@ impl<'a> Workspace<'a> {
             loc_mask: scratch.loc_mask,
             loc_stamp: u32::MAX,
             mask_stamp: u32::MAX,
+            scatter: scatter_pays(data, cfg),
+            loc_bits: scratch.loc_bits,
+            bits_stamp: u32::MAX,
+            slot_words: scratch.slot_words,
             hist: scratch.hist,
             hist_n: scratch.hist_n,
             present: scratch.present,
@@ -244,6 +266,7 @@ impl<'a> Workspace<'a> {
             constant_features: vec![0; data.p],
             left: refill(scratch.left, d, 0.0),
             d,
+            spare_rows: scratch.rows,
         }
     }
 
@@ -261,6 +284,8 @@ impl<'a> Workspace<'a> {
             bin_stamp: self.bin_stamp,
             loc: self.loc,
             loc_mask: self.loc_mask,
+            loc_bits: self.loc_bits,
+            slot_words: self.slot_words,
             hist: self.hist,
             hist_n: self.hist_n,
             present: self.present,
@@ -269,6 +294,7 @@ impl<'a> Workspace<'a> {
             small: self.small,
             features: self.features,
             left: self.left,
+            rows: self.spare_rows,
         }
     }
 
@@ -374,6 +400,7 @@ impl<'a> Workspace<'a> {
             self.bin_stamp.iter_mut().for_each(|s| *s = u32::MAX);
             self.loc_stamp = u32::MAX;
             self.mask_stamp = u32::MAX;
+            self.bits_stamp = u32::MAX;
             self.stamp = 1;
         }
     }
@@ -561,37 +588,42 @@ impl<'a> Workspace<'a> {
     }
 
     /// The weighted statistics and the count of the node's rows holding
-    /// the marked value of one binary slot: a branch-free pass over the
-    /// node's rows with a bitset lookup each.
+    /// the marked value of one binary slot, from the slot's node-local bit
+    /// words (64 rows a word): popcounts, and the statistics of the set
+    /// rows summed in row order.
     fn binary_count(&mut self, slot: usize, start: usize, end: usize) {
         self.bin_stamp[slot] = self.stamp;
         let len = end - start;
         self.ensure_local(start, end);
-        if self.mask_stamp != self.stamp {
-            self.gather_masks(start, end);
-            self.mask_stamp = self.stamp;
+        let blocks = len.div_ceil(64);
+        if self.scatter {
+            if self.bits_stamp != self.stamp {
+                self.scatter_bits(start, end);
+                self.bits_stamp = self.stamp;
+            }
+        } else {
+            if self.mask_stamp != self.stamp {
+                self.gather_masks(start, end);
+                self.mask_stamp = self.stamp;
+            }
+            self.pack_slot(slot, len);
         }
+        let words = if self.scatter {
+            &self.loc_bits[slot * blocks..(slot + 1) * blocks]
+        } else {
+            &self.slot_words[..blocks]
+        };
         let d = self.d;
-        let mw = self.data.mw;
-        let (q, sh) = (slot >> 6, slot & 63);
-        let masks = &self.loc_mask[..len * mw];
         let stats = &mut self.bin_stats[slot * d..(slot + 1) * d];
         let mut n = 0u32;
         if d == 2 {
-            // Pack the node's bits 64 rows at a time, count them, and sum the
-            // statistics of the set rows only (in row order, so the sums
-            // equal a pass over the marked rows).
             let (v0, v1) = self.loc[..2 * len].split_at(len);
             let (mut s0, mut s1) = (0.0f64, 0.0f64);
-            for base in (0..len).step_by(64) {
-                let top = (base + 64).min(len);
-                let mut word = 0u64;
-                for (b, m) in masks[base * mw..top * mw].chunks_exact(mw).enumerate() {
-                    word |= ((m[q] >> sh) & 1) << b;
-                }
+            for (b, &w) in words.iter().enumerate() {
+                let mut word = w;
                 n += word.count_ones();
                 while word != 0 {
-                    let i = base + word.trailing_zeros() as usize;
+                    let i = 64 * b + word.trailing_zeros() as usize;
                     word &= word - 1;
                     s0 += v0[i];
                     s1 += v1[i];
@@ -601,9 +633,12 @@ impl<'a> Workspace<'a> {
             stats[1] = s1;
         } else {
             stats.iter_mut().for_each(|v| *v = 0.0);
-            for i in 0..len {
-                if (masks[i * mw + q] >> sh) & 1 != 0 {
-                    n += 1;
+            for (b, &w) in words.iter().enumerate() {
+                let mut word = w;
+                n += word.count_ones();
+                while word != 0 {
+                    let i = 64 * b + word.trailing_zeros() as usize;
+                    word &= word - 1;
                     for (j, s) in stats.iter_mut().enumerate() {
                         *s += self.loc[j * len + i];
                     }
@@ -611,6 +646,41 @@ impl<'a> Workspace<'a> {
             }
         }
         self.bin_n[slot] = n;
+    }
+
+    /// Packs one binary slot's bits of the node's `len` rows from the
+    /// gathered row masks into `slot_words`.
+    fn pack_slot(&mut self, slot: usize, len: usize) {
+        let mw = self.data.mw;
+        let (q, sh) = (slot >> 6, slot & 63);
+        let masks = &self.loc_mask[..len * mw];
+        self.slot_words.clear();
+        for base in (0..len).step_by(64) {
+            let top = (base + 64).min(len);
+            let mut word = 0u64;
+            for (b, m) in masks[base * mw..top * mw].chunks_exact(mw).enumerate() {
+                word |= ((m[q] >> sh) & 1) << b;
+            }
+            self.slot_words.push(word);
+        }
+    }
+
+    /// Sets every binary slot's node-local bits (`loc_bits`) in one pass
+    /// over the node's rows and their marked slots in the sparse row
+    /// index.
+    fn scatter_bits(&mut self, start: usize, end: usize) {
+        let len = end - start;
+        let blocks = len.div_ceil(64);
+        self.loc_bits.clear();
+        self.loc_bits.resize(self.data.n_binary * blocks, 0);
+        let (ptr, idx) = (&self.data.bin_ptr, &self.data.bin_idx);
+        for (i, &r) in self.samples[start..end].iter().enumerate() {
+            let r = r as usize;
+            let (b, bit) = (i >> 6, 1u64 << (i & 63));
+            for &s in &idx[ptr[r] as usize..ptr[r + 1] as usize] {
+                self.loc_bits[s as usize * blocks + b] |= bit;
+            }
+        }
     }
 
     /// Makes the node-local statistics of [`Workspace::gather_local`]
@@ -831,7 +901,15 @@ impl<'a> Workspace<'a> {
             } => {
                 let mw = data.mw;
                 let (q, sh) = (slot >> 6, slot & 63);
-                if self.mask_stamp == self.stamp {
+                if self.bits_stamp == self.stamp {
+                    let blocks = samples.len().div_ceil(64);
+                    let words = &self.loc_bits[slot * blocks..(slot + 1) * blocks];
+                    for (i, &r) in samples.iter().enumerate() {
+                        let gl = ((words[i >> 6] >> (i & 63)) & 1 != 0) != bit_is_hi;
+                        self.goes_left[r as usize] = gl;
+                        n_left += usize::from(gl);
+                    }
+                } else if self.mask_stamp == self.stamp {
                     for (&r, m) in samples.iter().zip(self.loc_mask.chunks_exact(mw)) {
                         let gl = ((m[q] >> sh) & 1 != 0) != bit_is_hi;
                         self.goes_left[r as usize] = gl;
@@ -979,6 +1057,24 @@ impl<'a> Workspace<'a> {
             );
         }
     }
+}
+
+/// Whether scattering all binary slots' node bits from the sparse row
+/// index ([`Workspace::scatter_bits`]: one write per marked slot of a row,
+/// plus zeroing `n_binary / 64` words a row) costs less than packing the
+/// drawn slots one by one from the gathered row masks (a gather of `mw`
+/// words a row, then about four operations a row per drawn binary slot).
+/// Used only when features are drawn (with every feature, all binary
+/// slots are counted from the sparse index directly).
+fn scatter_pays(data: &Prepared, cfg: &TreeConfig) -> bool {
+    if data.n_binary == 0 {
+        return false;
+    }
+    let n = data.n.max(1) as f64;
+    let marked = data.bin_idx.len() as f64 / n;
+    let zeroing = data.n_binary as f64 / 64.0;
+    let drawn = cfg.max_features.min(data.p) as f64 * data.n_binary as f64 / data.p as f64;
+    marked + zeroing <= 4.0 * drawn + data.mw as f64
 }
 
 /// The row an entry of a row list refers to.

@@ -315,19 +315,62 @@ impl Tree {
     /// node id), whatever their weight.
     pub(crate) fn rows_reaching(&self, data: &Prepared) -> Vec<u32> {
         let mut count = vec![0u32; self.n_nodes()];
-        for i in 0..data.n {
-            let mut id = 0usize;
-            loop {
-                count[id] += 1;
-                let n = self.nav[id];
-                if n.r == 0 {
-                    break;
-                }
-                let x = data.cols[n.f as usize][i] as f64;
-                id = if x <= n.t { id + 1 } else { n.r as usize };
-            }
-        }
+        let mut rows: Vec<u32> = (0..data.n as u32).collect();
+        self.count_reaching(data, &mut rows, &mut count);
         count
+    }
+
+    /// [`Tree::rows_reaching`] for a tree just grown on `data` with
+    /// `weights`: the rows with positive weight are those the builder
+    /// partitioned, so a node's count is its `n_node_samples` plus the
+    /// zero-weight rows (e.g. out of bag) reaching it, which alone are
+    /// routed. `rows` is a reusable buffer.
+    pub(crate) fn rows_reaching_grown(
+        &self,
+        data: &Prepared,
+        weights: &[f64],
+        rows: &mut Vec<u32>,
+    ) -> Vec<u32> {
+        let mut count = self.n_node_samples.clone();
+        rows.clear();
+        // The weights are checked finite and non-negative, so these are
+        // exactly the rows the builder left out (it keeps `w > 0`).
+        rows.extend((0..data.n as u32).filter(|&i| weights[i as usize] <= 0.0));
+        self.count_reaching(data, rows, &mut count);
+        count
+    }
+
+    /// Adds to `count[node]` how many of `rows` (row indices of `data`)
+    /// reach each node. Routes the rows node by node, partitioning them in
+    /// place (their order is lost), so each node reads one column for a
+    /// contiguous block of rows instead of every row hopping across
+    /// columns.
+    fn count_reaching(&self, data: &Prepared, rows: &mut [u32], count: &mut [u32]) {
+        let mut stack = vec![(0usize, 0usize, rows.len())];
+        while let Some((id, start, end)) = stack.pop() {
+            if start == end {
+                continue;
+            }
+            count[id] += (end - start) as u32;
+            let n = self.nav[id];
+            if n.r == 0 {
+                continue;
+            }
+            let col = &data.cols[n.f as usize];
+            let seg = &mut rows[start..end];
+            // Branch-free Lomuto: always swap, advance on the left side
+            // (when the row goes right, `seg[l..=i]` all go right).
+            let mut l = 0;
+            for i in 0..seg.len() {
+                let r = seg[i];
+                let go_left = (col[r as usize] as f64) <= n.t;
+                seg[i] = seg[l];
+                seg[l] = r;
+                l += usize::from(go_left);
+            }
+            stack.push((n.r as usize, start + l, end));
+            stack.push((id + 1, start, start + l));
+        }
     }
 
     pub(crate) fn leaves_of_rows(&self, rows: &Rows<'_>) -> Vec<usize> {

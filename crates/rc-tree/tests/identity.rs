@@ -1,0 +1,321 @@
+//! Fitted models are pinned bit for bit: the hash of each model's JSON and
+//! of its predictions was recorded from the implementation before the
+//! forest's speed work (issue 21), so any change to the fit or to
+//! prediction that alters a single split, threshold, leaf value, coverage
+//! count or predicted bit fails here. Each model is fitted under a 1-thread
+//! and a 2-thread rayon pool, which must agree.
+//!
+//! The data mixes every kind of column the splitter treats differently:
+//! a categorical column (one-hot indicators: sparse bitmasks), a 0/1
+//! column, a column with 12 distinct values (histograms of codes), a
+//! continuous column (presorted lists), a constant column, and a column
+//! with repeated values just over the binning limit.
+//!
+//! If a change is *meant* to change the models, record the new hashes
+//! (the failure message prints them) and say which reproduced cells move
+//! (docs/reproduction/).
+
+use rayon::ThreadPoolBuilder;
+use rc_tree::{
+    AdaBoostParams, Criterion, DecisionTreeParams, GradientBoostingParams, MaxFeatures,
+    RandomForestParams, RandomStream,
+};
+use rulecover_core::{Dataset, Feature, Fit, Predict, Predictions, Rng, Target};
+use serde::Serialize;
+
+/// 64-bit FNV-1a: a hash whose value does not depend on the Rust release.
+fn fnv(bytes: &[u8], mut h: u64) -> u64 {
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// Hash of the model's JSON and of its predictions on `test`.
+fn hash_of<M: Serialize + Predict<Error = rc_tree::Error>>(model: &M, test: &Dataset) -> u64 {
+    let json = serde_json::to_string(model).expect("serializable model");
+    let mut h = fnv(json.as_bytes(), FNV_START);
+    let values = match model.predict(test).expect("prediction") {
+        Predictions::Classes { proba, .. } => proba,
+        Predictions::Values(v) => v,
+    };
+    for v in values {
+        h = fnv(&v.to_bits().to_le_bytes(), h);
+    }
+    h
+}
+
+/// `n` rows mixing every column kind; `classes` = 0 gives a real target.
+fn mixed(n: usize, classes: usize, seed: u64) -> Dataset {
+    let mut rng = Rng::new(seed);
+    let levels: Vec<String> = ["a", "b", "c", "d", "e", "f"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let features = vec![
+        Feature::categorical("cat", levels),
+        Feature::numeric("flag"),
+        Feature::numeric("coded"),
+        Feature::numeric("cont"),
+        Feature::numeric("const"),
+        Feature::numeric("many_ties"),
+    ];
+    let mut rows = Vec::with_capacity(n);
+    let mut score = Vec::with_capacity(n);
+    for _ in 0..n {
+        let cat = rng.below(6) as f64;
+        let flag = f64::from(u8::from(rng.next_f64() < 0.3));
+        let coded = rng.below(12) as f64;
+        let cont = rng.normal();
+        let ties = rng.below(300) as f64 / 7.0;
+        let s = cont + 0.4 * coded / 12.0 + if cat < 2.0 { 0.8 } else { -0.2 } + 0.5 * flag
+            - ties / 60.0
+            + 0.6 * rng.normal();
+        rows.push(vec![cat, flag, coded, cont, 3.5, ties]);
+        score.push(s);
+    }
+    let target = if classes == 0 {
+        Target::Real(score)
+    } else {
+        let labels = score
+            .iter()
+            .map(|&s| {
+                let c = ((s + 2.5) / 5.0 * classes as f64).floor();
+                (c.max(0.0) as usize).min(classes - 1)
+            })
+            .collect();
+        Target::Classes {
+            labels,
+            names: (0..classes).map(|c| format!("c{c}")).collect(),
+        }
+    };
+    Dataset::from_rows("mixed", features, &rows, target).expect("valid data")
+}
+
+/// `n` rows of 40 dense 0/1 columns (about half the rows hold each
+/// column's rarer value), so a row has many marked binary values: the
+/// splitter packs the drawn binary columns one at a time instead of
+/// scattering all of them.
+fn dense_binary(n: usize, seed: u64) -> Dataset {
+    let p = 40;
+    let mut rng = Rng::new(seed);
+    let mut rows = Vec::with_capacity(n);
+    let mut labels = Vec::with_capacity(n);
+    for _ in 0..n {
+        let row: Vec<f64> = (0..p)
+            .map(|j| f64::from(u8::from(rng.next_f64() < 0.35 + 0.01 * j as f64)))
+            .collect();
+        let s = row[0] + row[1] - row[2] + 0.5 * row[3] + 0.3 * rng.normal();
+        labels.push(usize::from(s > 0.7));
+        rows.push(row);
+    }
+    let features = (0..p).map(|j| Feature::numeric(format!("b{j}"))).collect();
+    let target = Target::Classes {
+        labels,
+        names: vec!["no".into(), "yes".into()],
+    };
+    Dataset::from_rows("dense", features, &rows, target).expect("valid data")
+}
+
+/// Fits `fit` under 1 and 2 threads, checks they agree, returns the hash.
+fn pinned<M: Serialize + Predict<Error = rc_tree::Error>>(
+    fit: impl Fn() -> M + Sync,
+    test: &Dataset,
+) -> u64 {
+    let pool = |t| ThreadPoolBuilder::new().num_threads(t).build().unwrap();
+    let one = pool(1).install(|| hash_of(&fit(), test));
+    let two = pool(2).install(|| hash_of(&fit(), test));
+    assert_eq!(one, two, "1 and 2 threads disagree");
+    one
+}
+
+#[test]
+fn fitted_models_are_bit_identical_to_the_recorded_ones() {
+    let two = mixed(700, 2, 1);
+    let two_test = mixed(300, 2, 2);
+    let three = mixed(700, 3, 3);
+    let three_test = mixed(300, 3, 4);
+    let reg = mixed(700, 0, 5);
+    let reg_test = mixed(300, 0, 6);
+    let weights: Vec<f64> = (0..two.n_rows())
+        .map(|i| [1.0, 0.5, 2.0, 0.0][i % 4])
+        .collect();
+    let dense = dense_binary(600, 8);
+    let dense_test = dense_binary(200, 9);
+    let rf = || RandomForestParams::classifier().n_estimators(12).seed(7);
+
+    let got: Vec<(&str, u64)> = vec![
+        (
+            "rf gini 2 classes",
+            pinned(|| rf().fit(&two).unwrap(), &two_test),
+        ),
+        (
+            "rf entropy 3 classes",
+            pinned(
+                || rf().criterion(Criterion::Entropy).fit(&three).unwrap(),
+                &three_test,
+            ),
+        ),
+        (
+            "rf gini 3 classes, all features, min leaf 3",
+            pinned(
+                || {
+                    rf().max_features(MaxFeatures::All)
+                        .min_samples_leaf(3)
+                        .fit(&three)
+                        .unwrap()
+                },
+                &three_test,
+            ),
+        ),
+        (
+            "rf weighted, max_samples 400, depth 6",
+            pinned(
+                || {
+                    rf().max_samples(400)
+                        .max_depth(6)
+                        .fit_weighted(&two, &weights)
+                        .unwrap()
+                },
+                &two_test,
+            ),
+        ),
+        (
+            "rf no bootstrap, log2",
+            pinned(
+                || {
+                    rf().bootstrap(false)
+                        .max_features(MaxFeatures::Log2)
+                        .fit(&two)
+                        .unwrap()
+                },
+                &two_test,
+            ),
+        ),
+        (
+            "rf scikit-learn stream",
+            pinned(
+                || rf().random_stream(RandomStream::Sklearn).fit(&two).unwrap(),
+                &two_test,
+            ),
+        ),
+        (
+            "rf scikit-learn stream, 3 classes",
+            pinned(
+                || {
+                    rf().random_stream(RandomStream::Sklearn)
+                        .fit(&three)
+                        .unwrap()
+                },
+                &three_test,
+            ),
+        ),
+        (
+            "rf regression",
+            pinned(
+                || {
+                    RandomForestParams::regressor()
+                        .n_estimators(12)
+                        .seed(7)
+                        .max_features(MaxFeatures::Fraction(0.5))
+                        .fit(&reg)
+                        .unwrap()
+                },
+                &reg_test,
+            ),
+        ),
+        (
+            "rf dense binary, one feature per node",
+            pinned(
+                || {
+                    rf().max_features(MaxFeatures::Count(1))
+                        .fit(&dense)
+                        .unwrap()
+                },
+                &dense_test,
+            ),
+        ),
+        (
+            "rf dense binary, sqrt",
+            pinned(|| rf().fit(&dense).unwrap(), &dense_test),
+        ),
+        (
+            "dt gini",
+            pinned(
+                || DecisionTreeParams::classifier().fit(&two).unwrap(),
+                &two_test,
+            ),
+        ),
+        (
+            "dt sqrt, 3 classes",
+            pinned(
+                || {
+                    DecisionTreeParams::classifier()
+                        .max_features(MaxFeatures::Sqrt)
+                        .seed(3)
+                        .fit(&three)
+                        .unwrap()
+                },
+                &three_test,
+            ),
+        ),
+        (
+            "adaboost",
+            pinned(
+                || {
+                    AdaBoostParams::new()
+                        .n_estimators(15)
+                        .max_depth(2)
+                        .fit(&three)
+                        .unwrap()
+                },
+                &three_test,
+            ),
+        ),
+        (
+            "gradient boosting",
+            pinned(
+                || {
+                    GradientBoostingParams::new()
+                        .n_estimators(15)
+                        .subsample(0.7)
+                        .fit(&reg)
+                        .unwrap()
+                },
+                &reg_test,
+            ),
+        ),
+    ];
+    let expected: [(&str, u64); 14] = [
+        ("rf gini 2 classes", 0x0432533c82697777),
+        ("rf entropy 3 classes", 0xf459c31207e60c77),
+        (
+            "rf gini 3 classes, all features, min leaf 3",
+            0x0cea29792e8e28d1,
+        ),
+        ("rf weighted, max_samples 400, depth 6", 0x2f718e7dbe484999),
+        ("rf no bootstrap, log2", 0x1cabfeb8e5c418fa),
+        ("rf scikit-learn stream", 0x7c200ca22eaadac5),
+        ("rf scikit-learn stream, 3 classes", 0x75fa8ffe1f3a2ea2),
+        ("rf regression", 0x91803f22bc42385a),
+        ("rf dense binary, one feature per node", 0x343f307fc21e3d90),
+        ("rf dense binary, sqrt", 0xcff57d55cccf2805),
+        ("dt gini", 0xda69a6e4b0875011),
+        ("dt sqrt, 3 classes", 0x49e0c8b5921ef83f),
+        ("adaboost", 0xc1433c4cf9f561d1),
+        ("gradient boosting", 0x17f1b23169b6de9b),
+    ];
+    let report: Vec<String> = got
+        .iter()
+        .map(|(name, h)| format!("(\"{name}\", {h:#018x}),"))
+        .collect();
+    assert_eq!(
+        got,
+        expected,
+        "models changed; the new hashes:\n{}",
+        report.join("\n")
+    );
+}
