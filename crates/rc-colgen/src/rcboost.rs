@@ -401,6 +401,7 @@ impl RcBoostModel {
                     },
                     weight: 1.0,
                     coverage,
+                    for_class: None,
                 })
                 .collect(),
         }

@@ -326,6 +326,7 @@ impl MircoModel {
                     },
                     weight: 1.0,
                     coverage,
+                    for_class: None,
                 })
                 .collect(),
         }

@@ -270,6 +270,7 @@ impl WeightedRuleModel {
                     outcome: Outcome::Class(r.class),
                     weight: r.weight,
                     coverage: coverage_count(r.class_counts.iter().sum::<f64>()),
+                    for_class: None,
                 })
                 .collect(),
         }

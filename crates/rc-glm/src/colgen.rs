@@ -541,6 +541,17 @@ impl GlrmParams {
     }
 }
 
+/// GLRM has no random choices: every seed gives the same model.
+impl rulecover_core::Reseed for GlrmParams {
+    fn random_seed(&self) -> Option<u64> {
+        None
+    }
+
+    fn with_random_seed(&self, _seed: u64) -> Self {
+        self.clone()
+    }
+}
+
 impl Fit for GlrmParams {
     type Model = GlrmModel;
     type Error = Error;

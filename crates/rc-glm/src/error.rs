@@ -48,8 +48,9 @@ pub enum Error {
         /// Why each feature was dropped.
         dropped: String,
     },
-    /// Logistic models need exactly two classes.
-    #[error("data set '{dataset}' has {classes} classes; GLRM logistic models are binary (split multi-class problems one-vs-rest first)")]
+    /// Logistic models need exactly two classes (fit more one-vs-rest with
+    /// [`rulecover_core::OneVsRest`]).
+    #[error("data set '{dataset}' has {classes} classes; a GLRM logistic model learns two (fit more classes one-vs-rest: rulecover_core::OneVsRest)")]
     NotBinary {
         /// Data set name.
         dataset: String,

@@ -78,7 +78,8 @@
 //! Constant and all-missing columns are dropped by the binarizer (listed
 //! by [`Binarizer::dropped`]); if nothing is left the fit fails with
 //! [`Error::NoUsableFeatures`]. A training set with one class gives
-//! [`Error::SingleClass`], more than two classes [`Error::NotBinary`], a
+//! [`Error::SingleClass`], more than two classes [`Error::NotBinary`] (fit
+//! them one-vs-rest with [`rulecover_core::OneVsRest`]), a
 //! non-finite target [`Error::NonFiniteTarget`], an infinite feature value
 //! [`Error::NonFiniteFeature`].
 #![forbid(unsafe_code)]

@@ -480,6 +480,7 @@ impl RuleModel for GlrmModel {
                     outcome: Outcome::Value(t.coef),
                     weight: t.coef,
                     coverage: t.coverage,
+                    for_class: None,
                 })
                 .collect(),
         }

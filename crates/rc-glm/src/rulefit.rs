@@ -319,6 +319,17 @@ impl RuleFitParams {
     }
 }
 
+/// The seed of the tree ensemble ([`RuleFitParams::seed`]).
+impl rulecover_core::Reseed for RuleFitParams {
+    fn random_seed(&self) -> Option<u64> {
+        Some(self.seed)
+    }
+
+    fn with_random_seed(&self, seed: u64) -> Self {
+        self.clone().seed(seed)
+    }
+}
+
 impl Fit for RuleFitParams {
     type Model = GlrmModel;
     type Error = Error;

@@ -247,6 +247,7 @@ impl rulecover_core::RuleModel for TreeEnsemble {
                     outcome: rulecover_core::Outcome::Value(v),
                     weight: 1.0,
                     coverage: 0,
+                    for_class: None,
                 })
                 .collect(),
         }

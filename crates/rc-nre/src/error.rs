@@ -25,10 +25,12 @@ pub enum Error {
         reason: String,
     },
 
-    /// The target is not a two-class label (regression or multiclass).
+    /// The target is not a two-class label (regression or multiclass);
+    /// more classes can be fitted one-vs-rest with
+    /// [`rulecover_core::OneVsRest`].
     #[error(
-        "dataset '{dataset}' has {what}; NRE and the MLP baseline are binary classifiers \
-         (labels 0/1): binarise the target (e.g. one-vs-rest) first"
+        "dataset '{dataset}' has {what}; NRE and the MLP baseline learn two classes \
+         (labels 0/1): fit more classes one-vs-rest (rulecover_core::OneVsRest)"
     )]
     NotBinary {
         /// The dataset's name.

@@ -213,6 +213,18 @@ impl MlpParams {
     }
 }
 
+/// The seed of the initial weights, the validation split and the batches
+/// ([`MlpParams::seed`]).
+impl rulecover_core::Reseed for MlpParams {
+    fn random_seed(&self) -> Option<u64> {
+        Some(self.seed)
+    }
+
+    fn with_random_seed(&self, seed: u64) -> Self {
+        self.clone().seed(seed)
+    }
+}
+
 impl Fit for MlpParams {
     type Model = MlpModel;
     type Error = Error;

@@ -262,6 +262,17 @@ impl NreParams {
     }
 }
 
+/// The seed of the validation split and the batches ([`NreParams::seed`]).
+impl rulecover_core::Reseed for NreParams {
+    fn random_seed(&self) -> Option<u64> {
+        Some(self.seed)
+    }
+
+    fn with_random_seed(&self, seed: u64) -> Self {
+        self.clone().seed(seed)
+    }
+}
+
 impl Fit for NreParams {
     type Model = NreModel;
     type Error = Error;
@@ -693,6 +704,7 @@ impl RuleModel for NreModel {
                     outcome: Outcome::Value(r.output),
                     weight: 1.0,
                     coverage,
+                    for_class: None,
                 })
                 .collect(),
         }

@@ -281,6 +281,7 @@ pub(crate) fn rule_set_of(
                 outcome: outcome(t, node),
                 weight: weight(e),
                 coverage: coverage[e][node] as usize,
+                for_class: None,
             });
         }
     }

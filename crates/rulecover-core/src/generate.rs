@@ -1,6 +1,7 @@
 //! Generated datasets for tests and the quick benchmark suite: Breiman's
-//! twonorm and ringnorm, a rotated XOR with noise features, and the UCI
-//! Tic-Tac-Toe Endgame data enumerated from the rules of the game.
+//! twonorm and ringnorm, a rotated XOR with noise features, Gaussian blobs
+//! of any number of classes, and the UCI Tic-Tac-Toe Endgame data
+//! enumerated from the rules of the game.
 //!
 //! Random generators draw from [`Rng`] only, so the same arguments give the
 //! same data on every platform.
@@ -141,6 +142,43 @@ pub fn rotated_xor(n: usize, noise_dims: usize, angle: f64, seed: u64) -> Datase
         labels,
         ["0", "1"],
     )
+}
+
+/// The distance of each class centre of [`blobs`] from the origin.
+pub const BLOB_RADIUS: f64 = 3.0;
+
+/// Gaussian blobs: `n_classes` classes (named `0`, `1`, …), each row's
+/// class drawn uniformly, and `dims` features `x0, x1, …` (at least 2;
+/// fewer are raised to 2), each the class centre's coordinate plus a
+/// standard normal deviate. The centre of class `c` lies on the circle of
+/// radius [`BLOB_RADIUS`] in `(x0, x1)`, at angle `2πc / n_classes`; the
+/// other features are pure noise. With 4 classes neighbouring centres are
+/// `3√2` apart, so the classes overlap a little (Bayes error about 3%).
+pub fn blobs(n: usize, n_classes: usize, dims: usize, seed: u64) -> Dataset {
+    let k = n_classes.max(1);
+    let p = dims.max(2);
+    let mut rng = Rng::new(seed);
+    let mut columns = (0..p).map(|_| Vec::with_capacity(n)).collect::<Vec<_>>();
+    let mut labels = Vec::with_capacity(n);
+    for _ in 0..n {
+        let class = rng.below(k);
+        labels.push(class);
+        let angle = std::f64::consts::TAU * class as f64 / k as f64;
+        let centre = [BLOB_RADIUS * angle.cos(), BLOB_RADIUS * angle.sin()];
+        for (j, col) in columns.iter_mut().enumerate() {
+            col.push(centre.get(j).copied().unwrap_or(0.0) + rng.normal());
+        }
+    }
+    Dataset::new(
+        "blobs",
+        numeric_features(p),
+        columns,
+        Target::Classes {
+            labels,
+            names: (0..k).map(|c| c.to_string()).collect(),
+        },
+    )
+    .expect("generated columns are consistent")
 }
 
 /// Column names of the Tic-Tac-Toe Endgame data, board cells in reading
@@ -307,6 +345,38 @@ mod tests {
         ));
         assert!(same(&tictactoe(), &tictactoe()));
         assert_eq!(twonorm(0, 1).n_rows(), 0);
+    }
+
+    #[test]
+    fn blobs_are_centred_on_a_circle() {
+        let data = blobs(4_000, 4, 3, 9);
+        let again = blobs(4_000, 4, 3, 9);
+        assert_eq!(data.labels().unwrap(), again.labels().unwrap());
+        assert_eq!(data.column(2), again.column(2));
+        assert_eq!(data.feature_names(), ["x0", "x1", "x2"]);
+        assert_eq!(data.class_names(), ["0", "1", "2", "3"]);
+        let counts = data.class_counts();
+        assert!(
+            counts.iter().all(|&c| (900..1_100).contains(&c)),
+            "{counts:?}"
+        );
+        // The mean of each class is its centre (within 4 standard errors).
+        for (c, &count) in counts.iter().enumerate() {
+            let angle = std::f64::consts::TAU * c as f64 / 4.0;
+            let centre = [BLOB_RADIUS * angle.cos(), BLOB_RADIUS * angle.sin(), 0.0];
+            for (j, want) in centre.iter().enumerate() {
+                let sum: f64 = (0..data.n_rows())
+                    .filter(|&i| data.label(i) == c)
+                    .map(|i| data.value(i, j))
+                    .sum();
+                let mean = sum / count as f64;
+                assert!(
+                    (mean - want).abs() < 4.0 / (count as f64).sqrt(),
+                    "{c} {j}: {mean}"
+                );
+            }
+        }
+        assert_eq!(blobs(10, 3, 0, 1).n_features(), 2);
     }
 
     #[test]

@@ -33,6 +33,7 @@ pub mod error;
 pub mod generate;
 pub mod metrics;
 pub mod mt19937;
+pub mod one_vs_rest;
 pub mod rng;
 pub mod rule;
 pub mod ruleset;
@@ -46,11 +47,12 @@ pub mod zeror;
 pub use coverage::{BitSet, CoverageMatrix};
 pub use dataset::{Dataset, Feature, FeatureKind, Target};
 pub use error::{Error, Result};
+pub use one_vs_rest::{ClassModel, OneVsRest, OneVsRestError, OneVsRestModel};
 pub use rng::Rng;
 pub use rule::{Condition, Op, Rule};
 pub use ruleset::{Antecedent, ObliqueCondition, Outcome, RuleSet, WeightedRule};
 pub use schema::{Encoder, Encoding, Schema, TargetSchema, UnseenLevel};
-pub use traits::{Fit, Fitted, PoolRule, Predict, Predictions, RuleModel, RuleSource};
+pub use traits::{Fit, Fitted, PoolRule, Predict, Predictions, Reseed, RuleModel, RuleSource};
 pub use zeror::{ZeroR, ZeroRModel, ZeroRPrediction};
 
 /// The traits and types most programs need: `use rulecover_core::prelude::*;`.

@@ -91,6 +91,37 @@ impl Antecedent {
             _ => None,
         }
     }
+
+    /// The same antecedent with every feature index `j` replaced by
+    /// `map(j)` (to move a rule into a rule set whose feature list is
+    /// ordered otherwise). A clause's literals are text and stay as they
+    /// are.
+    pub fn map_features(&self, map: impl Fn(usize) -> usize) -> Antecedent {
+        match self {
+            Antecedent::Conjunction(rule) => Antecedent::Conjunction(Rule::new(
+                rule.conditions
+                    .iter()
+                    .map(|c| crate::rule::Condition {
+                        feature: map(c.feature),
+                        ..*c
+                    })
+                    .collect(),
+            )),
+            Antecedent::Linear { feature } => Antecedent::Linear {
+                feature: map(*feature),
+            },
+            Antecedent::Oblique(conditions) => Antecedent::Oblique(
+                conditions
+                    .iter()
+                    .map(|c| ObliqueCondition {
+                        terms: c.terms.iter().map(|&(j, w)| (map(j), w)).collect(),
+                        ..c.clone()
+                    })
+                    .collect(),
+            ),
+            Antecedent::Clause(literals) => Antecedent::Clause(literals.clone()),
+        }
+    }
 }
 
 /// A rule with its outcome, weight and training coverage.
@@ -104,6 +135,14 @@ pub struct WeightedRule {
     pub weight: f64,
     /// Number of training rows it covers, recorded at fit.
     pub coverage: usize,
+    /// The class whose binary model holds the rule, when the model is
+    /// one binary model per class ([`crate::OneVsRestModel`]); `None` for
+    /// a rule of a single model. The outcome is then in that binary
+    /// model's terms: a value adds to the score of this class against the
+    /// rest, and class 1 is this class, class 0 the rest
+    /// ([`RuleSet::class_label`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub for_class: Option<usize>,
 }
 
 /// An ordered collection of weighted rules with the feature and class names
@@ -149,6 +188,19 @@ impl RuleSet {
             .cloned()
             .unwrap_or_else(|| k.to_string())
     }
+
+    /// The name of class `k` as `rule`'s outcome means it: a class of the
+    /// set, or for a rule of the binary model of class `c`
+    /// ([`WeightedRule::for_class`]) `c` itself for `k = 1` and `not c`
+    /// (the rest) for `k = 0`.
+    pub fn class_label(&self, rule: &WeightedRule, k: usize) -> String {
+        match rule.for_class {
+            None => self.class_name(k),
+            Some(c) if k == 1 => self.class_name(c),
+            Some(c) if k == 0 => format!("not {}", self.class_name(c)),
+            Some(_) => k.to_string(),
+        }
+    }
 }
 
 fn oblique_text(c: &ObliqueCondition, features: &[Feature]) -> String {
@@ -184,9 +236,14 @@ fn mean_len(lens: impl Iterator<Item = usize>) -> f64 {
 
 impl fmt::Display for RuleSet {
     /// One line per rule:
-    /// `if age > 52.5 and bmi <= 29.1 then class 1 (w=0.83)`.
+    /// `if age > 52.5 and bmi <= 29.1 then class 1 (w=0.83)`; a rule of
+    /// the binary model of one class begins with that class
+    /// (`class setosa: if petal_length <= 2.45 then 1.2 (w=1.2)`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for r in &self.rules {
+            if let Some(c) = r.for_class {
+                write!(f, "class {}: ", self.class_name(c))?;
+            }
             match &r.antecedent {
                 Antecedent::Conjunction(rule) => {
                     write!(f, "if {} then ", rule.display(&self.features))?
@@ -206,11 +263,16 @@ impl fmt::Display for RuleSet {
                 Antecedent::Clause(literals) => write!(f, "if {} then ", literals.join(" and "))?,
             }
             match &r.outcome {
-                Outcome::Class(k) => write!(f, "class {}", self.class_name(*k))?,
+                Outcome::Class(k) => write!(f, "class {}", self.class_label(r, *k))?,
                 Outcome::ClassCounts(c) => {
                     let best = crate::metrics::argmax(c);
                     let counts: Vec<String> = c.iter().map(|v| format_number(*v)).collect();
-                    write!(f, "class {} [{}]", self.class_name(best), counts.join(", "))?;
+                    write!(
+                        f,
+                        "class {} [{}]",
+                        self.class_label(r, best),
+                        counts.join(", ")
+                    )?;
                 }
                 Outcome::Value(v) => write!(f, "{}", format_number(*v))?,
             }

@@ -190,3 +190,17 @@ pub trait RuleSource {
         ))
     }
 }
+
+/// Learning parameters whose random choices follow one seed, so that a
+/// wrapper fitting several models from the same parameters (one model per
+/// class, [`crate::OneVsRest`]) can give each model a seed of its own,
+/// derived from this one with [`crate::rng::derive_seed`].
+pub trait Reseed: Sized {
+    /// The seed the random choices follow, or `None` for a learner
+    /// without random choices.
+    fn random_seed(&self) -> Option<u64>;
+
+    /// The same parameters with `seed` in place of their seed (unchanged
+    /// for a learner without random choices).
+    fn with_random_seed(&self, seed: u64) -> Self;
+}

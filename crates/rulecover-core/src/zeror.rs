@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::dataset::Dataset;
 use crate::error::{Error, Result};
 use crate::schema::{Encoder, Encoding};
-use crate::traits::{Fit, Fitted, Predict, Predictions};
+use crate::traits::{Fit, Fitted, Predict, Predictions, Reseed};
 use crate::weights::check_sample_weights;
 
 /// ZeroR parameters (there are none).
@@ -83,6 +83,17 @@ impl Fit for ZeroR {
     fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<ZeroRModel> {
         check_sample_weights(weights, data.n_rows())?;
         self.fit_rows(data, weights)
+    }
+}
+
+/// ZeroR has no random choices.
+impl Reseed for ZeroR {
+    fn random_seed(&self) -> Option<u64> {
+        None
+    }
+
+    fn with_random_seed(&self, _seed: u64) -> Self {
+        ZeroR
     }
 }
 

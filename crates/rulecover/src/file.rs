@@ -11,6 +11,13 @@
 //! }
 //! ```
 //!
+//! A method that learns two classes and is fitted one-vs-rest on more
+//! ([`crate::MethodSpec::one_vs_rest`]) keeps its `kind`; when the
+//! schema names more than two classes, `model` is the serde form of
+//! [`rulecover_core::OneVsRestModel`] (the schema with every class and one
+//! binary model per class), otherwise the learner's own model. Files of
+//! two-class models are the same as before one-vs-rest existed.
+//!
 //! Numbers are written as the shortest decimal that reads back to the same
 //! `f64`, and read with serde_json's exact float parsing (rulecover-core
 //! enables `float_roundtrip`), so a loaded model predicts bit for bit as
@@ -59,6 +66,9 @@ impl Serialize for ModelForm<'_> {
             Model::Gbt(m) => m.serialize(s),
             Model::Nre(m) => m.serialize(s),
             Model::Mlp(m) => m.serialize(s),
+            Model::OneVsRestGlrm(m) => m.serialize(s),
+            Model::OneVsRestNre(m) => m.serialize(s),
+            Model::OneVsRestMlp(m) => m.serialize(s),
         }
     }
 }
@@ -211,13 +221,27 @@ fn from_json_named(text: &str, file: &str) -> Result<FittedModel> {
         .map_err(|e| shape(file, "params", e))?;
     let seed: u64 = serde_json::from_value(take(&mut obj, file, "seed")?)
         .map_err(|e| shape(file, "seed", e))?;
-    let model = Model::from_value(spec.id, take(&mut obj, file, "model")?)
+    let one_vs_rest = spec.fits_one_vs_rest(schema.classes().len());
+    let model = Model::from_value(spec.id, take(&mut obj, file, "model")?, one_vs_rest)
         .ok_or_else(|| Error::UnknownKind {
             file: file.into(),
             kind: kind.clone(),
             valid: tabular_ids(),
         })?
         .map_err(|e| shape(file, "model", e))?;
+    if let Some(classes) = model.one_vs_rest_classes() {
+        if classes != schema.classes() {
+            return Err(Error::Envelope {
+                file: file.into(),
+                field: "model",
+                message: format!(
+                    "the one-vs-rest model has the classes [{}] but the schema [{}]",
+                    classes.join(", "),
+                    schema.classes().join(", ")
+                ),
+            });
+        }
+    }
     Ok(FittedModel {
         spec,
         schema,

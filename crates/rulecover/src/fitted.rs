@@ -8,7 +8,7 @@ use rulecover_core::{Dataset, Predictions, RuleSet, Schema, UnseenLevel};
 
 use crate::error::{Error, Result};
 use crate::learner::{task_of, Learner};
-use crate::methods::{method, MethodSpec};
+use crate::methods::{method, MethodSpec, Task};
 use crate::model::Model;
 use crate::params::Args;
 
@@ -28,6 +28,11 @@ pub struct FittedModel {
 }
 
 /// Fits method `id` (or an alias) to `data`.
+///
+/// A method that learns two classes ([`MethodSpec::one_vs_rest`]) is
+/// fitted on more classes one-vs-rest ([`rulecover_core::OneVsRest`]):
+/// one binary model per class, with the seed `derive_seed(seed, k)` for
+/// class `k`; on two classes the learner is fitted as it is.
 ///
 /// `params` are `(name, value)` strings, each parsed by the type the
 /// method declares ([`crate::MethodSpec::params`]); parameters not given
@@ -78,7 +83,8 @@ pub fn fit<K: AsRef<str>, V: AsRef<str>>(
         check_sample_weights(w, data.n_rows())?;
     }
     let learner = Learner::build(spec, &args, task, seed)?;
-    let model = learner.fit(spec.id, data, weights)?;
+    let one_vs_rest = task == Task::Multiclass && spec.fits_one_vs_rest(data.n_classes());
+    let model = learner.fit(spec.id, data, weights, one_vs_rest)?;
     Ok(FittedModel {
         spec,
         schema: Schema::of(data),

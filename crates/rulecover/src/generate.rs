@@ -9,7 +9,7 @@ use rulecover_core::Dataset;
 use crate::error::{Error, Result};
 
 /// The names [`table`] knows.
-pub const TABLES: &[&str] = &["twonorm", "ringnorm", "xor", "tic-tac-toe"];
+pub const TABLES: &[&str] = &["twonorm", "ringnorm", "xor", "blobs", "tic-tac-toe"];
 
 /// The names of relational sets ([`smokers`]).
 pub const RELATIONAL: &[&str] = &["smokers"];
@@ -20,6 +20,9 @@ pub const RELATIONAL: &[&str] = &["smokers"];
 /// - `twonorm`, `ringnorm`: Breiman's 20-feature Gaussian problems;
 /// - `xor`: two features uniform on `[-1, 1]²`, class 1 when they have
 ///   the same sign;
+/// - `blobs`: four classes `0`–`3`, Gaussian blobs centred on a circle
+///   in `(x0, x1)`, and two noise features `x2`, `x3`
+///   ([`generate::blobs`]);
 /// - `tic-tac-toe`: the 958 endgame boards (nine categorical columns);
 ///   with `rows`, that many boards drawn without replacement (in their
 ///   fixed order).
@@ -43,6 +46,7 @@ pub fn table(name: &str, rows: Option<usize>, seed: u64) -> Result<Dataset> {
         "twonorm" => Ok(generate::twonorm(n, seed)),
         "ringnorm" => Ok(generate::ringnorm(n, seed)),
         "xor" => Ok(generate::rotated_xor(n, 0, 0.0, seed)),
+        "blobs" => Ok(generate::blobs(n, 4, 4, seed)),
         "tic-tac-toe" | "tictactoe" => {
             let all = generate::tictactoe();
             match rows {

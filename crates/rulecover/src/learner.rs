@@ -10,7 +10,7 @@ use rc_tree::{
     AdaBoostAlgorithm, AdaBoostParams, Criterion, DecisionTreeParams, GradientBoostingParams,
     MaxFeatures, RandomForestParams, RandomStream,
 };
-use rulecover_core::{Dataset, Fit};
+use rulecover_core::{Dataset, Fit, OneVsRest};
 
 use crate::error::{Error, Result};
 use crate::methods::{MethodSpec, Task};
@@ -409,17 +409,40 @@ impl Learner {
         })
     }
 
-    /// Fits on `data` (weights already checked against it when given).
+    /// Fits on `data` (weights already checked against it when given),
+    /// one binary model per class when `one_vs_rest`.
     pub(crate) fn fit(
         &self,
         method: &str,
         data: &Dataset,
         weights: Option<&[f64]>,
+        one_vs_rest: bool,
     ) -> Result<Model> {
         let fail = |e: Box<dyn std::error::Error + Send + Sync>| Error::Fit {
             method: method.into(),
             source: e,
         };
+        if one_vs_rest {
+            return Ok(match self {
+                Learner::Glrm(p) => Model::OneVsRestGlrm(
+                    fit_trait(&OneVsRest::new(p.clone()), data, weights).map_err(fail)?,
+                ),
+                Learner::RuleFit(p) => Model::OneVsRestGlrm(
+                    fit_trait(&OneVsRest::new(p.clone()), data, weights).map_err(fail)?,
+                ),
+                Learner::Nre(p) => Model::OneVsRestNre(
+                    fit_trait(&OneVsRest::new(p.clone()), data, weights).map_err(fail)?,
+                ),
+                Learner::Mlp(p) => Model::OneVsRestMlp(
+                    fit_trait(&OneVsRest::new(p.clone()), data, weights).map_err(fail)?,
+                ),
+                other => {
+                    return Err(Error::Internal(format!(
+                        "method '{method}' has no one-vs-rest form ({other:?})"
+                    )))
+                }
+            });
+        }
         Ok(match self {
             Learner::Tree(p) => Model::Tree(fit_trait(p, data, weights).map_err(fail)?),
             Learner::Forest(p) => Model::Forest(fit_trait(p, data, weights).map_err(fail)?),

@@ -57,6 +57,11 @@ pub struct MethodSpec {
     pub paper: &'static str,
     /// The targets it learns.
     pub tasks: &'static [Task],
+    /// Whether the learner itself learns two classes only, and learns
+    /// more by fitting one binary model per class against the rest
+    /// ([`rulecover_core::OneVsRest`]); two classes go to the learner
+    /// itself.
+    pub one_vs_rest: bool,
     /// Its parameters.
     pub params: &'static [ParamSpec],
 }
@@ -80,11 +85,21 @@ impl MethodSpec {
             || self.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
     }
 
-    /// The supported tasks, comma separated.
-    pub(crate) fn task_list(&self) -> String {
+    /// Whether a target of `n_classes` classes is fitted one-vs-rest:
+    /// more than two classes for a method of [`MethodSpec::one_vs_rest`].
+    pub fn fits_one_vs_rest(&self, n_classes: usize) -> bool {
+        self.one_vs_rest && n_classes > 2
+    }
+
+    /// The supported tasks, comma separated, multi-class marked
+    /// `(one-vs-rest)` for a method of [`MethodSpec::one_vs_rest`].
+    pub fn task_list(&self) -> String {
         self.tasks
             .iter()
-            .map(|t| t.name())
+            .map(|&t| match t {
+                Task::Multiclass if self.one_vs_rest => format!("{} (one-vs-rest)", t.name()),
+                _ => t.name().to_string(),
+            })
             .collect::<Vec<_>>()
             .join(", ")
     }
@@ -135,8 +150,6 @@ const OPT_DEPTH: ParamKind = ParamKind::OptInt { min: 1 };
 
 const CLS: &[Task] = &[Task::Binary, Task::Multiclass];
 const CLS_REG: &[Task] = &[Task::Binary, Task::Multiclass, Task::Regression];
-const BIN_REG: &[Task] = &[Task::Binary, Task::Regression];
-const BIN: &[Task] = &[Task::Binary];
 const REL: &[Task] = &[Task::Relational];
 
 // --- rc-tree --------------------------------------------------------------
@@ -833,6 +846,7 @@ static METHODS: &[MethodSpec] = &[
         summary: "CART decision tree (scikit-learn's DecisionTreeClassifier/Regressor)",
         paper: "",
         tasks: CLS_REG,
+        one_vs_rest: false,
         params: DT_PARAMS,
     },
     MethodSpec {
@@ -841,6 +855,7 @@ static METHODS: &[MethodSpec] = &[
         summary: "random forest of CART trees on bootstrap samples",
         paper: "",
         tasks: CLS_REG,
+        one_vs_rest: false,
         params: RF_PARAMS,
     },
     MethodSpec {
@@ -849,6 +864,7 @@ static METHODS: &[MethodSpec] = &[
         summary: "AdaBoost (SAMME.R or SAMME) with decision-tree base learners",
         paper: "",
         tasks: CLS,
+        one_vs_rest: false,
         params: ADA_PARAMS,
     },
     MethodSpec {
@@ -857,6 +873,7 @@ static METHODS: &[MethodSpec] = &[
         summary: "gradient boosting with regression trees (deviance or squared loss)",
         paper: "",
         tasks: CLS_REG,
+        one_vs_rest: false,
         params: GB_PARAMS,
     },
     MethodSpec {
@@ -865,6 +882,7 @@ static METHODS: &[MethodSpec] = &[
         summary: "MIRCO: the minimum-cost set of a random forest's rules covering every training row",
         paper: "000",
         tasks: CLS_REG,
+        one_vs_rest: false,
         params: MIRCO_PARAMS,
     },
     MethodSpec {
@@ -873,6 +891,7 @@ static METHODS: &[MethodSpec] = &[
         summary: "RCBoost: rule covering by column generation with weighted pricing trees",
         paper: "000",
         tasks: CLS,
+        one_vs_rest: false,
         params: RCBOOST_PARAMS,
     },
     MethodSpec {
@@ -881,6 +900,7 @@ static METHODS: &[MethodSpec] = &[
         summary: "RUX on a random forest: one LP weights the forest's rules, rule-length costs",
         paper: "001",
         tasks: CLS,
+        one_vs_rest: false,
         params: RUX_RF_PARAMS,
     },
     MethodSpec {
@@ -889,6 +909,7 @@ static METHODS: &[MethodSpec] = &[
         summary: "RUX on AdaBoost (SAMME): one LP weights the ensemble's rules, 1/alpha costs",
         paper: "001",
         tasks: CLS,
+        one_vs_rest: false,
         params: RUX_ADA_PARAMS,
     },
     MethodSpec {
@@ -897,6 +918,7 @@ static METHODS: &[MethodSpec] = &[
         summary: "RUG: rules by column generation with weighted pricing trees and an LP",
         paper: "001",
         tasks: CLS,
+        one_vs_rest: false,
         params: RUG_PARAMS,
     },
     MethodSpec {
@@ -905,6 +927,7 @@ static METHODS: &[MethodSpec] = &[
         summary: "RUG-T: RUG with 5 pricing rounds, keeping rules of normalised weight >= 0.05",
         paper: "001",
         tasks: CLS,
+        one_vs_rest: false,
         params: RUG_T_PARAMS,
     },
     MethodSpec {
@@ -912,7 +935,8 @@ static METHODS: &[MethodSpec] = &[
         aliases: &[],
         summary: "GLRM LR1: sparse logistic/linear regression on single-literal rules",
         paper: "002",
-        tasks: BIN_REG,
+        tasks: CLS_REG,
+        one_vs_rest: true,
         params: LR1_PARAMS,
     },
     MethodSpec {
@@ -920,7 +944,8 @@ static METHODS: &[MethodSpec] = &[
         aliases: &[],
         summary: "GLRM LRR: sparse logistic/linear regression on conjunctions priced by column generation",
         paper: "002",
-        tasks: BIN_REG,
+        tasks: CLS_REG,
+        one_vs_rest: true,
         params: LRR_PARAMS,
     },
     MethodSpec {
@@ -928,7 +953,8 @@ static METHODS: &[MethodSpec] = &[
         aliases: &[],
         summary: "GLRM LR1N: LR1 plus linear terms of the numeric features",
         paper: "002",
-        tasks: BIN_REG,
+        tasks: CLS_REG,
+        one_vs_rest: true,
         params: LR1N_PARAMS,
     },
     MethodSpec {
@@ -936,7 +962,8 @@ static METHODS: &[MethodSpec] = &[
         aliases: &[],
         summary: "GLRM LRRN: LRR plus linear terms of the numeric features",
         paper: "002",
-        tasks: BIN_REG,
+        tasks: CLS_REG,
+        one_vs_rest: true,
         params: LRRN_PARAMS,
     },
     MethodSpec {
@@ -944,7 +971,8 @@ static METHODS: &[MethodSpec] = &[
         aliases: &["GLRM"],
         summary: "generalized linear rule model with every choice open (rule space, linear terms, exact pricing)",
         paper: "002",
-        tasks: BIN_REG,
+        tasks: CLS_REG,
+        one_vs_rest: true,
         params: LINEAR_RULE_PARAMS,
     },
     MethodSpec {
@@ -952,7 +980,8 @@ static METHODS: &[MethodSpec] = &[
         aliases: &[],
         summary: "RuleFit: L1 regression on the nodes of boosted random-size trees",
         paper: "002",
-        tasks: BIN_REG,
+        tasks: CLS_REG,
+        one_vs_rest: true,
         params: RULEFIT_PARAMS,
     },
     MethodSpec {
@@ -960,7 +989,8 @@ static METHODS: &[MethodSpec] = &[
         aliases: &["RuleFitN"],
         summary: "RuleFit with winsorised linear terms",
         paper: "002",
-        tasks: BIN_REG,
+        tasks: CLS_REG,
+        one_vs_rest: true,
         params: RULEFIT_N_PARAMS,
     },
     MethodSpec {
@@ -969,6 +999,7 @@ static METHODS: &[MethodSpec] = &[
         summary: "gradient-boosted trees splitting on the GLRM binarizer's quantile literals",
         paper: "002",
         tasks: CLS_REG,
+        one_vs_rest: false,
         params: GBT_PARAMS,
     },
     MethodSpec {
@@ -976,7 +1007,8 @@ static METHODS: &[MethodSpec] = &[
         aliases: &[],
         summary: "neural rule ensemble: a tree's rules made differentiable and trained with Adam",
         paper: "004",
-        tasks: BIN,
+        tasks: CLS,
+        one_vs_rest: true,
         params: NRE_PARAMS,
     },
     MethodSpec {
@@ -984,7 +1016,8 @@ static METHODS: &[MethodSpec] = &[
         aliases: &["NRE_deep"],
         summary: "neural rule ensemble with deep rules (a second per-rule layer)",
         paper: "004",
-        tasks: BIN,
+        tasks: CLS,
+        one_vs_rest: true,
         params: NRE_PARAMS,
     },
     MethodSpec {
@@ -992,7 +1025,8 @@ static METHODS: &[MethodSpec] = &[
         aliases: &["MLP"],
         summary: "one-hidden-layer ReLU network (no rules; the baseline of paper 004)",
         paper: "004",
-        tasks: BIN,
+        tasks: CLS,
+        one_vs_rest: true,
         params: ANN_PARAMS,
     },
     MethodSpec {
@@ -1001,6 +1035,7 @@ static METHODS: &[MethodSpec] = &[
         summary: "relational functional gradient boosting of relational regression trees (BoostSRL)",
         paper: "003",
         tasks: REL,
+        one_vs_rest: false,
         params: RFGB_PARAMS,
     },
     MethodSpec {
@@ -1009,6 +1044,7 @@ static METHODS: &[MethodSpec] = &[
         summary: "bagged relational regression trees",
         paper: "003",
         tasks: REL,
+        one_vs_rest: false,
         params: BAGGING_PARAMS,
     },
 ];

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use rc_glm::Binarizer;
 use rc_tree::GradientBoosting;
-use rulecover_core::{Dataset, Predict, Predictions, RuleModel, RuleSet};
+use rulecover_core::{Dataset, Fitted, OneVsRestModel, Predict, Predictions, RuleModel, RuleSet};
 
 use crate::error::{BoxedError, Error, Result};
 
@@ -62,10 +62,17 @@ pub enum Model {
     Nre(Box<rc_nre::NreModel>),
     /// `ann` (no rules).
     Mlp(rc_nre::MlpModel),
+    /// `lr1`, `lrr`, `lr1n`, `lrrn`, `linear-rule`, `rulefit`,
+    /// `rulefit-n` on more than two classes: one model per class.
+    OneVsRestGlrm(OneVsRestModel<rc_glm::GlrmModel>),
+    /// `nre`, `nre-deep` on more than two classes: one model per class.
+    OneVsRestNre(OneVsRestModel<rc_nre::NreModel>),
+    /// `ann` on more than two classes: one network per class (no rules).
+    OneVsRestMlp(OneVsRestModel<rc_nre::MlpModel>),
 }
 
 /// Applies `$f` to the model inside any variant whose model is a
-/// [`RuleModel`]; `$none` for the MLP.
+/// [`RuleModel`]; `$none` for the MLP (alone or one-vs-rest).
 macro_rules! with_rules {
     ($model:expr, $m:ident => $f:expr, $none:expr) => {
         match $model {
@@ -83,7 +90,9 @@ macro_rules! with_rules {
                 Some($f)
             }
             Model::Nre($m) => Some($f),
-            Model::Mlp(_) => $none,
+            Model::OneVsRestGlrm($m) => Some($f),
+            Model::OneVsRestNre($m) => Some($f),
+            Model::Mlp(_) | Model::OneVsRestMlp(_) => $none,
         }
     };
 }
@@ -108,6 +117,9 @@ impl Model {
             Model::Gbt(m) => m.predict(data),
             Model::Nre(m) => m.predict(data).map_err(boxed),
             Model::Mlp(m) => m.predict(data).map_err(boxed),
+            Model::OneVsRestGlrm(m) => m.predict(data).map_err(boxed),
+            Model::OneVsRestNre(m) => m.predict(data).map_err(boxed),
+            Model::OneVsRestMlp(m) => m.predict(data).map_err(boxed),
         };
         out.map_err(|source| Error::Predict {
             method: method.into(),
@@ -132,13 +144,35 @@ impl Model {
         with_rules!(self, m => m.render_rules(), None)
     }
 
-    /// Reads the serde form of a model of method `kind`; `Ok(None)` when
-    /// `kind` is not a tabular method id.
+    /// The classes of a one-vs-rest model (`None` for any other).
+    pub(crate) fn one_vs_rest_classes(&self) -> Option<&[String]> {
+        match self {
+            Model::OneVsRestGlrm(m) => Some(m.classes()),
+            Model::OneVsRestNre(m) => Some(m.classes()),
+            Model::OneVsRestMlp(m) => Some(m.classes()),
+            _ => None,
+        }
+    }
+
+    /// Reads the serde form of a model of method `kind`, one-vs-rest when
+    /// `one_vs_rest`; `None` when `kind` is not a tabular method id (or
+    /// has no one-vs-rest form).
     pub(crate) fn from_value(
         kind: &str,
         value: serde_json::Value,
+        one_vs_rest: bool,
     ) -> Option<serde_json::Result<Model>> {
         use crate::json::from_value as v;
+        if one_vs_rest {
+            return Some(match kind {
+                "lr1" | "lrr" | "lr1n" | "lrrn" | "linear-rule" | "rulefit" | "rulefit-n" => {
+                    v(value).map(Model::OneVsRestGlrm)
+                }
+                "nre" | "nre-deep" => v(value).map(Model::OneVsRestNre),
+                "ann" => v(value).map(Model::OneVsRestMlp),
+                _ => return None,
+            });
+        }
         Some(match kind {
             "dt" => v(value).map(Model::Tree),
             "rf" => v(value).map(Model::Forest),

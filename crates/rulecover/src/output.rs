@@ -134,8 +134,13 @@ impl RuleFormat {
 pub struct RuleRow {
     /// Position in the model's order, from 1.
     pub rank: usize,
+    /// The class whose binary model holds the rule, for a model fitted
+    /// one-vs-rest (`None` otherwise, and left out of JSON).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
     /// The rule as the library prints it, without its weight
-    /// (`if age > 52.5 then class yes`).
+    /// (`if age > 52.5 then class yes`; a one-vs-rest rule begins with
+    /// its class, `class setosa: if …`).
     pub rule: String,
     /// What it predicts: a class name or a value.
     pub outcome: String,
@@ -147,16 +152,10 @@ pub struct RuleRow {
     pub length: usize,
 }
 
-fn outcome_text(set: &RuleSet, outcome: &Outcome) -> String {
-    let class = |k: usize| {
-        set.class_names
-            .get(k)
-            .cloned()
-            .unwrap_or_else(|| k.to_string())
-    };
-    match outcome {
-        Outcome::Class(k) => class(*k),
-        Outcome::ClassCounts(c) => class(rulecover_core::metrics::argmax(c)),
+fn outcome_text(set: &RuleSet, rule: &WeightedRule) -> String {
+    match &rule.outcome {
+        Outcome::Class(k) => set.class_label(rule, *k),
+        Outcome::ClassCounts(c) => set.class_label(rule, rulecover_core::metrics::argmax(c)),
         Outcome::Value(v) => format_number(*v),
     }
 }
@@ -177,8 +176,9 @@ pub fn rule_rows(set: &RuleSet) -> Vec<RuleRow> {
             };
             RuleRow {
                 rank: k + 1,
+                class: r.for_class.map(|_| set.class_label(r, 1)),
                 rule: single.to_string().trim_end().to_string(),
-                outcome: outcome_text(set, &r.outcome),
+                outcome: outcome_text(set, r),
                 weight: r.weight,
                 coverage: r.coverage,
                 length: r.antecedent.len(),
@@ -187,9 +187,11 @@ pub fn rule_rows(set: &RuleSet) -> Vec<RuleRow> {
         .collect()
 }
 
-/// A rule set printed in `format`.
+/// A rule set printed in `format`. The rules of a one-vs-rest model get a
+/// `class` column in markdown and CSV (a `class` field in JSON).
 pub fn render_rule_set(set: &RuleSet, format: RuleFormat) -> String {
     let rows = rule_rows(set);
+    let by_class = rows.iter().any(|r| r.class.is_some());
     let mut out = String::new();
     match format {
         RuleFormat::Text => {
@@ -205,14 +207,23 @@ pub fn render_rule_set(set: &RuleSet, format: RuleFormat) -> String {
             }
         }
         RuleFormat::Markdown => {
-            out.push_str("| # | rule | outcome | weight | coverage | length |\n");
-            out.push_str("|---:|---|---|---:|---:|---:|\n");
+            let escape = |text: &str| text.replace('|', "\\|");
+            out.push_str(if by_class {
+                "| # | class | rule | outcome | weight | coverage | length |\n|---:|---|---|---|---:|---:|---:|\n"
+            } else {
+                "| # | rule | outcome | weight | coverage | length |\n|---:|---|---|---:|---:|---:|\n"
+            });
             for r in &rows {
+                let class = match (by_class, &r.class) {
+                    (true, Some(c)) => format!(" {} |", escape(c)),
+                    (true, None) => "  |".to_string(),
+                    (false, _) => String::new(),
+                };
                 out.push_str(&format!(
-                    "| {} | {} | {} | {} | {} | {} |\n",
+                    "| {} |{class} {} | {} | {} | {} | {} |\n",
                     r.rank,
-                    r.rule.replace('|', "\\|"),
-                    r.outcome.replace('|', "\\|"),
+                    escape(&r.rule),
+                    escape(&r.outcome),
                     format_number(r.weight),
                     r.coverage,
                     r.length
@@ -226,10 +237,19 @@ pub fn render_rule_set(set: &RuleSet, format: RuleFormat) -> String {
             out.push('\n');
         }
         RuleFormat::Csv => {
-            out.push_str("rank,rule,outcome,weight,coverage,length\n");
+            out.push_str(if by_class {
+                "rank,class,rule,outcome,weight,coverage,length\n"
+            } else {
+                "rank,rule,outcome,weight,coverage,length\n"
+            });
             for r in &rows {
+                let class = if by_class {
+                    format!("{},", field(r.class.as_deref().unwrap_or("")))
+                } else {
+                    String::new()
+                };
                 out.push_str(&format!(
-                    "{},{},{},{},{},{}\n",
+                    "{},{class}{},{},{},{},{}\n",
                     r.rank,
                     field(&r.rule),
                     field(&r.outcome),
@@ -315,8 +335,7 @@ pub fn describe_method(spec: &crate::MethodSpec) -> String {
     if !spec.aliases.is_empty() {
         out.push_str(&format!("  aliases: {}\n", spec.aliases.join(", ")));
     }
-    let tasks: Vec<&str> = spec.tasks.iter().map(|t| t.name()).collect();
-    out.push_str(&format!("  tasks: {}\n", tasks.join(", ")));
+    out.push_str(&format!("  tasks: {}\n", spec.task_list()));
     if !spec.paper.is_empty() {
         out.push_str(&format!("  defaults from paper {}\n", spec.paper));
     }

@@ -260,6 +260,7 @@ fn generate_writes_each_table() {
         ("twonorm", 50, 20),
         ("ringnorm", 30, 20),
         ("xor", 25, 2),
+        ("blobs", 40, 4),
         ("tic-tac-toe", 100, 9),
     ] {
         let file = format!("{name}.csv");

@@ -436,6 +436,7 @@ impl rulecover_core::RuleModel for DecisionList {
                     outcome: rulecover_core::Outcome::Value(self.values[i]),
                     weight: 1.0,
                     coverage: 0,
+                    for_class: None,
                 })
                 .collect(),
         }

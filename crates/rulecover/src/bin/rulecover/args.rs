@@ -220,8 +220,8 @@ pub struct EvaluateArgs {
 /// `rulecover generate`.
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
-    /// twonorm, ringnorm, xor, tic-tac-toe (a CSV table), or smokers (a
-    /// relational folder).
+    /// twonorm, ringnorm, xor, blobs (four classes), tic-tac-toe (a CSV
+    /// table), or smokers (a relational folder).
     pub name: String,
     /// Rows of a table (default 1000; all 958 boards for tic-tac-toe), or
     /// people per split of a relational set (default 100).
