@@ -65,6 +65,19 @@ impl Bits {
         }
     }
 
+    /// `self ∧ ¬other`.
+    pub fn and_not(&self, other: &Bits) -> Bits {
+        Bits {
+            len: self.len,
+            words: self
+                .words
+                .iter()
+                .zip(&other.words)
+                .map(|(a, b)| a & !b)
+                .collect(),
+        }
+    }
+
     /// In-place `self ∧= other`.
     pub fn and_with(&mut self, other: &Bits) {
         for (a, b) in self.words.iter_mut().zip(&other.words) {

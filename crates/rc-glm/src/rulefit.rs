@@ -352,6 +352,34 @@ impl Fit for RuleFitParams {
     }
 }
 
+/// The rows of every leaf of `tree`, a tree grown on the binarizer's
+/// indicator columns (column `f` is 1 on the rows of literal `primary[f]`),
+/// as `(leaf id, rows)`: what `tree.apply` on the indicator data set gives,
+/// from the literals' bitsets instead of a row-major copy of the whole
+/// training matrix per tree. An indicator of 0 goes left (`x <= t` with
+/// `0 < t < 1`), so the left child keeps the rows outside the literal.
+fn leaf_rows(
+    tree: &rc_tree::Tree,
+    primary: &[usize],
+    matrix: &crate::binarize::BinaryMatrix,
+    n: usize,
+) -> Vec<(usize, Bits)> {
+    let mut out = Vec::new();
+    let mut stack = vec![(0usize, Bits::full(n))];
+    while let Some((id, rows)) = stack.pop() {
+        let Some(node) = tree.node(id) else { continue };
+        match node.split {
+            Some(split) => {
+                let lit = matrix.bits(primary[split.feature]);
+                stack.push((split.right, rows.and(lit)));
+                stack.push((split.left, rows.and_not(lit)));
+            }
+            None => out.push((id, rows)),
+        }
+    }
+    out
+}
+
 /// The terms of a RuleFit model before the L1 fit.
 struct RuleEnsemble {
     target: crate::colgen::PreparedTarget,
@@ -453,14 +481,15 @@ impl RuleEnsemble {
                     Loss::Squared => 1.0,
                 };
             }
-            let leaves = tree.apply(&input)?;
-            for (e, &leaf) in eta.iter_mut().zip(&leaves) {
+            for (leaf, rows) in leaf_rows(t, &primary, &matrix, n) {
                 let v = if den[leaf] > 1e-12 {
                     num[leaf] / den[leaf]
                 } else {
                     0.0
                 };
-                *e += params.learning_rate * v;
+                for i in rows.iter() {
+                    eta[i] += params.learning_rate * v;
+                }
             }
             // Every node but the root is a rule.
             let mut stack: Vec<(usize, Vec<Literal>)> = vec![(0, Vec::new())];
@@ -551,5 +580,65 @@ impl RuleEnsemble {
                 .map(|j| binarizer.had_missing(j))
                 .collect(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rulecover_core::Feature;
+
+    /// Numeric (with missing values), categorical and binary columns.
+    fn mixed_data(n: usize, seed: u64) -> Dataset {
+        let mut rng = Rng::new(seed);
+        let rows: Vec<Vec<f64>> = (0..n)
+            .map(|_| {
+                let x = if rng.below(10) == 0 {
+                    f64::NAN
+                } else {
+                    rng.next_f64() * 10.0
+                };
+                vec![x, rng.below(4) as f64, rng.below(2) as f64]
+            })
+            .collect();
+        let y = (0..n).map(|_| rng.normal()).collect();
+        Dataset::from_rows(
+            "mixed",
+            vec![
+                Feature::numeric("x"),
+                Feature::categorical("c", vec!["p".into(), "q".into(), "r".into(), "s".into()]),
+                Feature::numeric("b"),
+            ],
+            &rows,
+            Target::Real(y),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn leaf_rows_agree_with_the_tree_on_the_indicator_columns() {
+        let data = mixed_data(700, 11);
+        let binarizer = Binarizer::fit(&BinarizerParams::default(), &data).unwrap();
+        let matrix = binarizer.transform(&data).unwrap();
+        let primary = binarizer.primary_literals();
+        let input = binarizer.indicator_dataset(&data).unwrap();
+        for depth in 1..=4 {
+            let tree = DecisionTreeParams::regressor()
+                .max_depth(depth)
+                .seed(depth as u64)
+                .fit(&input)
+                .unwrap();
+            let expected = tree.apply(&input).unwrap();
+            let mut got = vec![usize::MAX; data.n_rows()];
+            let leaves = leaf_rows(tree.tree(), &primary, &matrix, data.n_rows());
+            assert!(leaves.len() > 1, "depth {depth}: the tree did not split");
+            for (leaf, rows) in leaves {
+                for i in rows.iter() {
+                    assert_eq!(got[i], usize::MAX, "row {i} in two leaves");
+                    got[i] = leaf;
+                }
+            }
+            assert_eq!(got, expected, "depth {depth}");
+        }
     }
 }
