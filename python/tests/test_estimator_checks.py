@@ -39,10 +39,6 @@ COLUMN_ORDER = (
 )
 
 
-NO_WEIGHTS = (
-    "the Rust learner accepts uniform sample weights only and raises "
-    "WeightsUnsupported for others (rc-glm, rc-nre)"
-)
 RESAMPLED = (
     "weights are replication in expectation: the random forest / AdaBoost "
     "behind the rules draws different random samples for repeated rows "
@@ -58,14 +54,7 @@ ONE_CLASS_MESSAGE = (
 def expected_failures(estimator):
     name = type(estimator).__name__
     failures = {"check_dataframe_column_names_consistency": COLUMN_ORDER}
-    no_weights = name in (
-        "LogisticRuleRegression", "LinearRuleRegression", "RuleFitClassifier",
-        "RuleFitRegressor", "NREClassifier",
-    )
-    if no_weights:
-        failures["check_sample_weights_not_overwritten"] = NO_WEIGHTS
-        failures["check_sample_weight_equivalence_on_dense_data"] = NO_WEIGHTS
-    elif name == "MIRCOClassifier" or (name == "RUXClassifier" and estimator.ensemble == "rf"):
+    if name == "MIRCOClassifier" or (name == "RUXClassifier" and estimator.ensemble == "rf"):
         failures["check_sample_weight_equivalence_on_dense_data"] = RESAMPLED
     elif name == "RUGClassifier":
         failures["check_sample_weight_equivalence_on_dense_data"] = (
