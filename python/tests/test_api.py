@@ -64,11 +64,6 @@ def test_defaults_are_the_registry_defaults(cls):
 @pytest.mark.parametrize("est", SMALL, ids=lambda e: type(e).__name__)
 def test_fit_predict_rules_on_a_frame(est, binary_frame):
     X, y = binary_frame
-    if isinstance(est, NREClassifier):
-        # rc-nre takes numeric columns only, and says so.
-        with pytest.raises(ValueError, match="'smoker'.*categorical"):
-            est.fit(X, y)
-        X = X.assign(smoker=(X["smoker"] == "yes").astype(float), region=X["bmi"] * 0)
     assert est.fit(X, y) is est
     assert list(est.classes_) == ["high", "low"]
     assert est.n_features_in_ == 4
