@@ -7,6 +7,7 @@ registry's, and a test checks that they agree.
 
 import numpy as np
 from sklearn.base import ClassifierMixin, RegressorMixin
+from sklearn.utils.metaestimators import available_if
 
 from ._base import _UNSET, RulecoverEstimator
 
@@ -30,6 +31,13 @@ class _Classifier(ClassifierMixin, RulecoverEstimator):
         return self.classes_[labels]
 
 
+def _log_odds(proba):
+    """Log-odds of the second column: the linear predictor behind a
+    logistic link (the Rust model's probability is its sigmoid)."""
+    tiny = np.finfo(np.float64).tiny
+    return np.log(np.maximum(proba[:, 1], tiny)) - np.log(np.maximum(proba[:, 0], tiny))
+
+
 class _LogOdds:
     """``decision_function`` as the log-odds of the second class (the
     model's linear predictor behind its logistic link)."""
@@ -37,8 +45,7 @@ class _LogOdds:
     def decision_function(self, X):
         """Log-odds of ``classes_[1]`` for each row."""
         proba, _ = self._predict(X)
-        tiny = np.finfo(np.float64).tiny
-        return np.log(np.maximum(proba[:, 1], tiny)) - np.log(np.maximum(proba[:, 0], tiny))
+        return _log_odds(proba)
 
 
 class _Regressor(RegressorMixin, RulecoverEstimator):
@@ -306,6 +313,14 @@ class NREClassifier(_Classifier):
 
     def _method_id(self):
         return "nre-deep" if self.deep else "nre"
+
+    @available_if(lambda self: self.loss == "logistic")
+    def decision_function(self, X):
+        """The network's score for ``classes_[1]`` (its log-odds; with
+        ``loss="logistic"`` only, the other losses clip the score into a
+        probability)."""
+        proba, _ = self._predict(X)
+        return _log_odds(proba)
 
     def _registry_params(self):
         return dict(max_depth=self.max_depth, min_samples_leaf=self.min_samples_leaf,

@@ -1,10 +1,9 @@
 import pickle
 import re
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.base import clone
 from sklearn.compose import ColumnTransformer
 from sklearn.datasets import make_classification, make_regression
 from sklearn.model_selection import GridSearchCV
@@ -38,17 +37,6 @@ SMALL = [
 ]
 
 
-def test_readme_example_runs_verbatim(capsys):
-    readme = (Path(__file__).parents[1] / "README.md").read_text()
-    example = readme.split("## Example", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
-    assert len(example.strip().splitlines()) == 6
-    exec(compile(example, "README.md", "exec"), {})
-    out = capsys.readouterr().out
-    score = float(out.strip().splitlines()[-1])
-    assert 0.9 < score <= 1.0
-    assert "conditions" in out
-
-
 def test_backends_reports_lp_and_mip():
     b = rulecover.backends()
     assert b["lp"] in ("highs", "minilp") and b["mip"] in ("highs", "minilp")
@@ -76,11 +64,6 @@ def test_defaults_are_the_registry_defaults(cls):
 @pytest.mark.parametrize("est", SMALL, ids=lambda e: type(e).__name__)
 def test_fit_predict_rules_on_a_frame(est, binary_frame):
     X, y = binary_frame
-    if isinstance(est, NREClassifier):
-        # rc-nre takes numeric columns only, and says so.
-        with pytest.raises(ValueError, match="'smoker'.*categorical"):
-            est.fit(X, y)
-        X = X.assign(smoker=(X["smoker"] == "yes").astype(float), region=X["bmi"] * 0)
     assert est.fit(X, y) is est
     assert list(est.classes_) == ["high", "low"]
     assert est.n_features_in_ == 4
@@ -163,8 +146,13 @@ def test_sample_weights_reach_the_learner():
         RCBoostClassifier().fit(X, y, sample_weight=-w)
     with pytest.raises(ValueError, match="sample_weight"):
         RCBoostClassifier().fit(X, y, sample_weight=w[:10])
-    with pytest.raises(ValueError, match="sample weights"):
-        LogisticRuleRegression().fit(X, y, sample_weight=w)
+    for cls in (LogisticRuleRegression, RuleFitClassifier, NREClassifier):
+        est = cls(random_state=0)
+        est.set_params(**{"max_iterations": 10} if cls is LogisticRuleRegression else {})
+        plain, weighted = clone(est).fit(X, y), clone(est).fit(X, y, sample_weight=w)
+        assert weighted.rules_ != plain.rules_, cls.__name__
+        unit = clone(est).fit(X, y, sample_weight=np.ones(len(y)))
+        np.testing.assert_array_equal(unit.predict_proba(X), plain.predict_proba(X))
 
 
 def test_same_seed_same_model_and_n_jobs_does_not_matter():
@@ -237,3 +225,24 @@ def test_pipeline_column_transformer_and_grid_search(binary_frame):
     grid.fit(X, y)
     assert grid.best_params_["rules__max_depth"] in (1, 2)
     assert grid.score(X, y) > 0.7
+
+
+@pytest.mark.parametrize(
+    "est",
+    [LogisticRuleRegression(max_iterations=10, random_state=0),
+     RuleFitClassifier(max_rules=40, random_state=0),
+     NREClassifier(max_depth=3, max_epochs=20, random_state=0)],
+    ids=lambda e: type(e).__name__,
+)
+def test_decision_function_is_the_log_odds_of_the_second_class(est):
+    X, y = make_classification(n_samples=120, n_features=5, random_state=5)
+    est.fit(X, np.where(y == 1, "yes", "no"))
+    score = est.decision_function(X)
+    assert score.shape == (120,)
+    proba = est.predict_proba(X)
+    np.testing.assert_allclose(1 / (1 + np.exp(-score)), proba[:, 1], rtol=1e-9, atol=1e-12)
+    np.testing.assert_array_equal(est.predict(X)[score > 0], "yes")
+    # Only the logistic loss has log-odds.
+    assert not hasattr(NREClassifier(loss="hinge"), "decision_function")
+    for other in (RUXClassifier(), RUGClassifier(), MIRCOClassifier(), RCBoostClassifier()):
+        assert not hasattr(other, "decision_function")
