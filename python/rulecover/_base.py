@@ -11,7 +11,7 @@ import os
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state, column_or_1d
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
 from . import _data
@@ -100,8 +100,6 @@ class RulecoverEstimator(BaseEstimator):
 
     #: True for a classifier, False for a regressor.
     _classifier = True
-    #: True when the method learns two classes only.
-    _binary_only = False
     #: True when the Rust learner reads NaN as a missing value (the others
     #: reject it with an error naming the column and row).
     _allow_nan = False
@@ -185,11 +183,6 @@ class RulecoverEstimator(BaseEstimator):
             )
         if self._classifier:
             check_classification_targets(y)
-            if self._binary_only and type_of_target(y) == "multiclass":
-                raise ValueError(
-                    "Only binary classification is supported. The type of the target "
-                    f"is multiclass ({type(self).__name__} learns two classes)."
-                )
             classes, codes = np.unique(y, return_inverse=True)
             target = codes.astype(np.float64).tobytes()
             class_names = [str(c) for c in classes]
@@ -246,8 +239,9 @@ class RulecoverEstimator(BaseEstimator):
         """The fitted rules, one dict each: ``conditions`` (list of str),
         ``linear`` (the feature of a linear term, else None), ``class`` (the
         predicted class, else None), ``value`` (a real outcome, else None),
-        ``class_counts``, ``weight``, ``coverage`` (training rows covered)
-        and ``text``."""
+        ``class_counts``, ``weight``, ``coverage`` (training rows covered),
+        ``for_class`` (with more than two classes fitted one-vs-rest, the
+        class whose binary model holds the rule; else None) and ``text``."""
         check_is_fitted(self, "_model")
         rules = self._model.rules() or []
         classes = getattr(self, "classes_", None)
@@ -255,6 +249,8 @@ class RulecoverEstimator(BaseEstimator):
             k = r.pop("class_index")
             if k is not None and classes is not None and k < len(classes):
                 r["class"] = classes[k]
+            c = r.pop("for_class_index")
+            r["for_class"] = classes[c] if c is not None and classes is not None else c
         return rules
 
     def rules_frame(self):
@@ -264,7 +260,7 @@ class RulecoverEstimator(BaseEstimator):
         return pd.DataFrame(
             self.rules_,
             columns=["conditions", "linear", "class", "value", "weight", "coverage",
-                     "class_counts", "text"],
+                     "class_counts", "for_class", "text"],
         )
 
     def render_rules(self):
@@ -311,6 +307,5 @@ class RulecoverEstimator(BaseEstimator):
     def _more_tags(self):  # scikit-learn < 1.6
         return {
             "allow_nan": self._allow_nan,
-            "binary_only": self._binary_only,
             "X_types": ["2darray", "categorical", "string"],
         }

@@ -15,11 +15,6 @@ from ._base import _UNSET, RulecoverEstimator
 class _Classifier(ClassifierMixin, RulecoverEstimator):
     _classifier = True
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = not self._binary_only
-        return tags
-
     def predict_proba(self, X):
         """Class probabilities, ``n × n_classes`` in ``classes_`` order."""
         proba, _ = self._predict(X)
@@ -32,18 +27,25 @@ class _Classifier(ClassifierMixin, RulecoverEstimator):
 
 
 def _log_odds(proba):
-    """Log-odds of the second column: the linear predictor behind a
-    logistic link (the Rust model's probability is its sigmoid)."""
+    """Log-odds from class probabilities. For two classes, of the second
+    column: the linear predictor behind a logistic link (the Rust model's
+    probability is its sigmoid), shape ``(n,)``. For more classes (fitted
+    one-vs-rest), ``log p_k - log(1 - p_k)`` of each class's normalised
+    probability, shape ``(n, n_classes)``."""
     tiny = np.finfo(np.float64).tiny
-    return np.log(np.maximum(proba[:, 1], tiny)) - np.log(np.maximum(proba[:, 0], tiny))
+    if proba.shape[1] == 2:
+        return np.log(np.maximum(proba[:, 1], tiny)) - np.log(np.maximum(proba[:, 0], tiny))
+    return np.log(np.maximum(proba, tiny)) - np.log(np.maximum(1.0 - proba, tiny))
 
 
 class _LogOdds:
     """``decision_function`` as the log-odds of the second class (the
-    model's linear predictor behind its logistic link)."""
+    model's linear predictor behind its logistic link); with more than two
+    classes, one column of log-odds per class."""
 
     def decision_function(self, X):
-        """Log-odds of ``classes_[1]`` for each row."""
+        """Log-odds of ``classes_[1]`` for each row (two classes), else an
+        ``n × n_classes`` array of each class's log-odds."""
         proba, _ = self._predict(X)
         return _log_odds(proba)
 
@@ -227,8 +229,8 @@ class _Glrm:
 
 
 class LogisticRuleRegression(_LogOdds, _Glrm, _Classifier):
-    __doc__ = "Logistic rule regression for two classes." + _GLRM_DOC
-    _binary_only = True
+    __doc__ = ("Logistic rule regression (more than two classes: one-vs-rest, one "
+               "model per class)." + _GLRM_DOC)
 
 
 class LinearRuleRegression(_Glrm, _Regressor):
@@ -276,8 +278,8 @@ _RULEFIT_DOC = """
 
 
 class RuleFitClassifier(_LogOdds, _RuleFit, _Classifier):
-    __doc__ = "RuleFit for two classes (logistic loss)." + _RULEFIT_DOC
-    _binary_only = True
+    __doc__ = ("RuleFit with the logistic loss (more than two classes: one-vs-rest, "
+               "one model per class)." + _RULEFIT_DOC)
 
 
 class RuleFitRegressor(_RuleFit, _Regressor):
@@ -287,9 +289,8 @@ class RuleFitRegressor(_RuleFit, _Regressor):
 class NREClassifier(_Classifier):
     """Neural rule ensemble (paper 004, registry method ``nre``, or
     ``nre-deep`` with ``deep=True``): a tree's rules made differentiable and
-    trained with Adam. Two classes."""
-
-    _binary_only = True
+    trained with Adam. More than two classes are fitted one-vs-rest, one
+    network per class."""
 
     def __init__(self, deep=False, max_depth=6, min_samples_leaf=1, learning_rate=0.01,
                  batch_size=256, max_epochs=200, patience=20, validation_fraction=0.1,
@@ -318,7 +319,8 @@ class NREClassifier(_Classifier):
     def decision_function(self, X):
         """The network's score for ``classes_[1]`` (its log-odds; with
         ``loss="logistic"`` only, the other losses clip the score into a
-        probability)."""
+        probability); with more than two classes, one column of log-odds
+        per class."""
         proba, _ = self._predict(X)
         return _log_odds(proba)
 

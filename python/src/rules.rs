@@ -46,7 +46,10 @@ fn conditions(antecedent: &Antecedent, features: &[Feature]) -> Vec<String> {
 
 /// Every rule of `set` as a dict: `conditions` (list of str), `linear`
 /// (the feature of a linear term, else `None`), `class` and `class_index`
-/// (the predicted class, else `None`), `class_counts` (training class
+/// (the predicted class, else `None`; for a rule of one class's binary
+/// model in a one-vs-rest model, that class when the rule adds to its
+/// score or predicts it), `for_class_index` (that class, else `None`),
+/// `class_counts` (training class
 /// weights of the rule, else `None`), `value` (a real outcome, else
 /// `None`), `weight`, `coverage` (training rows covered) and `text` (the
 /// rule as rulecover prints it).
@@ -62,12 +65,21 @@ pub fn to_py<'py>(py: Python<'py>, set: &RuleSet) -> PyResult<Bound<'py, PyList>
                 _ => None,
             },
         )?;
-        let class_index = match &rule.outcome {
+        let outcome_class = match &rule.outcome {
             Outcome::Class(k) => Some(*k),
             Outcome::ClassCounts(c) => Some(rulecover_core::metrics::argmax(c)),
             Outcome::Value(_) => None,
         };
+        // A rule of one class's binary model (one-vs-rest) speaks of that
+        // class: its value adds to the class's score, its class 1 is the
+        // class and its class 0 the rest (no single class).
+        let class_index = match (rule.for_class, outcome_class) {
+            (None, k) => k,
+            (Some(c), None | Some(1)) => Some(c),
+            (Some(_), Some(_)) => None,
+        };
         d.set_item("class_index", class_index)?;
+        d.set_item("for_class_index", rule.for_class)?;
         d.set_item(
             "class",
             class_index.and_then(|k| set.class_names.get(k).cloned()),

@@ -129,8 +129,15 @@ def test_integer_labels_and_multiclass():
     np.testing.assert_array_equal(est.classes_, [10, 11, 12])
     assert est.predict_proba(X).shape == (150, 3)
     assert set(est.predict(X)) <= {10, 11, 12}
-    with pytest.raises(ValueError, match="Only binary classification"):
-        LogisticRuleRegression().fit(X, y)
+    # Learners of two classes fit more classes one-vs-rest (in Rust).
+    lrr = LogisticRuleRegression(max_iterations=10).fit(X, y + 10)
+    np.testing.assert_array_equal(lrr.classes_, [10, 11, 12])
+    proba = lrr.predict_proba(X)
+    assert proba.shape == (150, 3)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0, rtol=0, atol=1e-12)
+    assert lrr.score(X, y + 10) > np.bincount(y).max() / len(y)
+    assert lrr.decision_function(X).shape == (150, 3)
+    assert {r["for_class"] for r in lrr.rules_} == {10, 11, 12}
 
 
 def test_sample_weights_reach_the_learner():
