@@ -9,7 +9,8 @@
 //! it comes from tunes it, by calling that suite's own code: DT, RF+MIRCO,
 //! ADA, GB and RCB+iniDT as `paper000` (inner 4-fold grids), RF+RUX,
 //! ADA+RUX, RUG and RUG-T as `paper001` (inner 3-fold, depth ≤ 3), LR1,
-//! LRR, LR1N, LRRN, RuleFit(N) and GBT as `paper002` (nested-CV `λ0`),
+//! LRR, LR1N, LRRN, RuleFit(N) and GBT as `paper002` (nested-CV `λ0`;
+//! GBT's stages chosen by the validation log-loss on more than two classes),
 //! NRE and ANN as `paper004` (inner 5-fold). `--quick` takes each suite's
 //! one small grid point and 3 outer folds. Categorical columns are one-hot
 //! encoded with every level kept (`Dataset::one_hot(false)`). A method
