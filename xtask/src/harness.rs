@@ -374,20 +374,20 @@ pub fn job_key(suite: &dyn Suite, job: &Job) -> JobKey {
 /// fold counts and the options that change results (not `--jobs`,
 /// `--shard` slices are in the job list, not `--out`).
 pub fn plan_description(suites: &[&dyn Suite], jobs: &[Job], args: &BenchArgs) -> String {
-    // The folds file's contents, not only its name, decide the records.
-    let folds_text = args
-        .folds_file
-        .as_ref()
-        .map(|f| std::fs::read_to_string(f).unwrap_or_default());
     let mut text = format!(
-        "seed={} quick={} folds={:?} folds_file={:?} folds_file_contents={:?} data_dir={:?}\n",
-        args.seed,
-        args.quick,
-        args.folds,
-        args.folds_file,
-        folds_text.as_deref().map(crate::journal::plan_fingerprint),
-        args.data_dir
+        "seed={} quick={} folds={:?} folds_file={:?} data_dir={:?}\n",
+        args.seed, args.quick, args.folds, args.folds_file, args.data_dir
     );
+    // The folds file's contents, not only its name, decide the records
+    // (a line only when there is one, so earlier plans keep their
+    // fingerprints and their journals can be resumed).
+    if let Some(f) = &args.folds_file {
+        let contents = std::fs::read_to_string(f).unwrap_or_default();
+        text.push_str(&format!(
+            "folds_file_contents={}\n",
+            crate::journal::plan_fingerprint(&contents)
+        ));
+    }
     for job in jobs {
         let (suite, dataset, method, fold) = job_key(suites[job.suite], job);
         text.push_str(&format!(
