@@ -26,7 +26,11 @@ bench options:
                      of the --data-dir manifest; all of them by default)
   --methods a,b      only these methods
   --folds K          outer folds (default: the paper's; 5 for generic)
-  --folds-file F     outer test folds from JSON (list of lists of row indices)
+  --folds-file F     outer test folds from JSON (list of lists of 0-based row
+                     indices of the data set as loaded; one job per fold, so it
+                     sets the fold count; meant for one data set); the relational
+                     and paper003 suites refuse it (their folds are the data's
+                     own fold folders)
   --seed S           random seed (default 25, as the authors')
   --jobs N           jobs run in parallel (default: number of cores)
   --shard i/n        run only the i-th of n deterministic slices of the jobs

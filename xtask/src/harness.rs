@@ -2,7 +2,7 @@
 //! selection, sharding, outer folds, parallel execution with a progress
 //! bar, and the results file.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -17,7 +17,7 @@ use crate::data::{DataSource, GENERATED};
 use crate::error::{Error, Result};
 use crate::journal::{JobKey, JournalWriter};
 use crate::records::{Meta, Record, ResultsFile, SkippedJob};
-use crate::suites::{CustomJob, JobData, Suite};
+use crate::suites::{CustomJob, FoldsFile, JobData, Suite};
 
 /// Folds used by `--quick`.
 pub const QUICK_FOLDS: usize = 3;
@@ -109,25 +109,71 @@ pub fn left_out_notes(suites: &[&dyn Suite], args: &BenchArgs, data: &DataSource
         .collect()
 }
 
+/// Number of folds in a `--folds-file` (its rows are checked against each
+/// data set when the folds are made).
+fn folds_in_file(path: &Path) -> Result<usize> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let folds: Vec<Vec<usize>> = serde_json::from_str(&text).map_err(|e| Error::Parse {
+        file: path.display().to_string(),
+        message: format!("{e} (expected a list of lists of 0-based row indices)"),
+    })?;
+    if folds.is_empty() {
+        return Err(Error::Parse {
+            file: path.display().to_string(),
+            message: "no folds".into(),
+        });
+    }
+    Ok(folds.len())
+}
+
+/// The fold count of `--folds-file`, if given, after checking that every
+/// suite of the run takes it and that `--folds` (if given) agrees.
+pub fn check_folds_file(suites: &[&dyn Suite], args: &BenchArgs) -> Result<Option<usize>> {
+    let Some(path) = &args.folds_file else {
+        return Ok(None);
+    };
+    for suite in suites {
+        if let FoldsFile::Refused(why) = suite.folds_file() {
+            return Err(Error::Usage(format!(
+                "--folds-file: suite {} cannot follow a folds file: {why}; run it without \
+                 --folds-file (or leave it out of this run)",
+                suite.name()
+            )));
+        }
+    }
+    let n = folds_in_file(path)?;
+    if let Some(k) = args.folds.filter(|&k| k != n) {
+        return Err(Error::Usage(format!(
+            "--folds {k} disagrees with --folds-file {}, which holds {n} folds",
+            path.display()
+        )));
+    }
+    Ok(Some(n))
+}
+
 /// Every job of the run, in a fixed order (suite, data set, method, fold),
-/// restricted to the shard if one is given.
-pub fn plan(suites: &[&dyn Suite], args: &BenchArgs, data: &DataSource) -> Vec<Job> {
+/// restricted to the shard if one is given. With `--folds-file`, every
+/// suite runs the file's folds (or is refused, see [`check_folds_file`]).
+pub fn plan(suites: &[&dyn Suite], args: &BenchArgs, data: &DataSource) -> Result<Vec<Job>> {
+    let from_file = check_folds_file(suites, args)?;
     let mut jobs = Vec::new();
     for (s, suite) in suites.iter().enumerate() {
         for dataset in select_datasets(*suite, args, data) {
             let own = suite.folds_of(&dataset, data);
-            let n_folds = if suite.custom() {
-                // Predefined folds: --quick and --folds can only use fewer.
-                let k = if args.quick {
-                    QUICK_FOLDS
-                } else {
-                    args.folds.unwrap_or(own)
-                };
-                k.min(own)
-            } else if args.quick {
-                QUICK_FOLDS
-            } else {
-                args.folds.unwrap_or(own)
+            let n_folds = match (from_file, suite.folds_file()) {
+                (Some(n), FoldsFile::PerFold) => n,
+                (Some(_), _) => own,
+                (None, _) if suite.custom() => {
+                    // Predefined folds: --quick and --folds can only use fewer.
+                    let k = if args.quick {
+                        QUICK_FOLDS
+                    } else {
+                        args.folds.unwrap_or(own)
+                    };
+                    k.min(own)
+                }
+                (None, _) if args.quick => QUICK_FOLDS,
+                (None, _) => args.folds.unwrap_or(own),
             };
             for method in selected_methods(*suite, args) {
                 if suite.unsupported(method, &dataset, data).is_some() {
@@ -153,7 +199,7 @@ pub fn plan(suites: &[&dyn Suite], args: &BenchArgs, data: &DataSource) -> Vec<J
             .map(|(_, j)| j)
             .collect();
     }
-    jobs
+    Ok(jobs)
 }
 
 /// The outer folds of a data set: from `--folds-file`, else stratified
@@ -196,6 +242,7 @@ fn run_job(
             data_root: data.shared().map(|s| s.root()),
             quick: args.quick,
             seed: args.seed,
+            folds_file: args.folds_file.as_deref(),
         };
         return suite
             .run_custom(&job.method, &input)
@@ -331,6 +378,16 @@ pub fn plan_description(suites: &[&dyn Suite], jobs: &[Job], args: &BenchArgs) -
         "seed={} quick={} folds={:?} folds_file={:?} data_dir={:?}\n",
         args.seed, args.quick, args.folds, args.folds_file, args.data_dir
     );
+    // The folds file's contents, not only its name, decide the records
+    // (a line only when there is one, so earlier plans keep their
+    // fingerprints and their journals can be resumed).
+    if let Some(f) = &args.folds_file {
+        let contents = std::fs::read_to_string(f).unwrap_or_default();
+        text.push_str(&format!(
+            "folds_file_contents={}\n",
+            crate::journal::plan_fingerprint(&contents)
+        ));
+    }
     for job in jobs {
         let (suite, dataset, method, fold) = job_key(suites[job.suite], job);
         text.push_str(&format!(
@@ -453,7 +510,7 @@ mod tests {
         };
         let suite = ZeroRSuite;
         let suites: Vec<&dyn Suite> = vec![&suite];
-        let jobs = plan(&suites, &args, &data);
+        let jobs = plan(&suites, &args, &data).unwrap();
         assert_eq!(jobs.len(), 10);
         let res = run(&suites, &jobs, &args, &data, meta(), None).unwrap();
         assert!(res.failures.is_empty(), "{:?}", res.failures);
@@ -481,14 +538,14 @@ mod tests {
         };
         let suite = ZeroRSuite;
         let suites: Vec<&dyn Suite> = vec![&suite];
-        let all = plan(&suites, &base, &data);
+        let all = plan(&suites, &base, &data).unwrap();
         let mut parts = Vec::new();
         for i in 1..=3 {
             let args = BenchArgs {
                 shard: Some((i, 3)),
                 ..base.clone()
             };
-            let jobs = plan(&suites, &args, &data);
+            let jobs = plan(&suites, &args, &data).unwrap();
             parts.push(run(&suites, &jobs, &args, &data, meta(), None).unwrap());
         }
         let whole = run(&suites, &all, &base, &data, meta(), None).unwrap();

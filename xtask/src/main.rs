@@ -12,6 +12,8 @@ mod paper;
 mod records;
 mod report;
 mod suites;
+#[cfg(test)]
+mod testing;
 
 use std::path::{Path, PathBuf};
 
@@ -171,7 +173,7 @@ fn bench_on(chosen: &[&dyn suites::Suite], args: &BenchArgs, data: &DataSource) 
             s.suite, s.method, s.dataset, s.reason
         );
     }
-    let jobs = harness::plan(chosen, args, data);
+    let jobs = harness::plan(chosen, args, data)?;
     if jobs.is_empty() {
         return Err(Error::Usage(
             "no jobs to run (check --datasets, --methods and the suite names)".into(),

@@ -23,7 +23,17 @@ pub struct Record {
     pub metrics: BTreeMap<String, f64>,
     /// Model size (rules, leaves, avg_rule_length, ...).
     pub size: BTreeMap<String, f64>,
-    /// Wall time in seconds (fit, predict).
+    /// Wall time in seconds. Every suite records `tune` (choosing the
+    /// model's parameters: the inner-CV grid search, a validation split,
+    /// an epoch search; 0 when nothing was chosen, e.g. ZeroR, the
+    /// relational learners with fixed settings, or a model built from an
+    /// ensemble whose own record carries the ensemble's tuning, such as
+    /// MIRCO, RUX and iniDT) beside `fit` (the final fit on the outer
+    /// training fold), so `tune + fit` is the cost of the method; some add
+    /// `predict`, `lp`, `load` or `compress`. Records written before
+    /// `tune` existed have none (paper004's were named `tuning`, read as
+    /// `tune`).
+    #[serde(deserialize_with = "time_map")]
     pub time_s: BTreeMap<String, f64>,
     /// The parameters used (chosen by the inner grid search, if any).
     pub params: BTreeMap<String, serde_json::Value>,
@@ -44,6 +54,13 @@ impl Record {
         }
     }
 
+    /// Records the tuning and final-fit times (`time_s.tune`,
+    /// `time_s.fit`).
+    pub fn put_times(&mut self, tune_s: f64, fit_s: f64) {
+        self.time_s.insert("tune".into(), tune_s);
+        self.time_s.insert("fit".into(), fit_s);
+    }
+
     /// The key that identifies the job that made this record.
     pub fn key(&self) -> (String, String, String, usize) {
         (
@@ -53,6 +70,19 @@ impl Record {
             self.fold,
         )
     }
+}
+
+/// Reads a record's `time_s`, naming paper004's former `tuning` key
+/// `tune` (the one name of every suite).
+fn time_map<'de, D>(deserializer: D) -> std::result::Result<BTreeMap<String, f64>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    let mut map = BTreeMap::<String, f64>::deserialize(deserializer)?;
+    if let Some(v) = map.remove("tuning") {
+        map.entry("tune".into()).or_insert(v);
+    }
+    Ok(map)
 }
 
 /// A (suite, data set, method) left out of a run because the method
@@ -160,5 +190,39 @@ impl ResultsFile {
             skipped_jobs,
             quick,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Journals and results written before `time_s.tune` existed load
+    /// unchanged and show "—" in the tune column; paper004's former
+    /// `tuning` key reads as `tune`.
+    #[test]
+    fn records_without_tune_still_load_and_render() {
+        let old = r#"{"suite":"paper000","dataset":"wine","method":"DT","fold":0,
+            "metrics":{"accuracy":0.9},"size":{},"time_s":{"fit":0.5,"predict":0.01},
+            "params":{}}"#;
+        let r: Record = serde_json::from_str(old).unwrap();
+        assert_eq!(r.time_s.get("tune"), None);
+        assert_eq!(r.time_s["fit"], 0.5);
+        let nre = r#"{"suite":"paper004","dataset":"magic","method":"NRE","fold":1,
+            "metrics":{},"size":{},"time_s":{"fit":2.0,"tuning":30.0},"params":{}}"#;
+        let n: Record = serde_json::from_str(nre).unwrap();
+        assert_eq!(n.time_s.get("tune"), Some(&30.0));
+        assert!(!n.time_s.contains_key("tuning"));
+
+        let table = crate::report::all_results("paper000", std::slice::from_ref(&r));
+        assert!(table.contains("| tune s | fit s |"), "{table}");
+        assert!(table.contains("| — | 0.500 |"), "{table}");
+        let mut new = r.clone();
+        new.put_times(4.25, 0.5);
+        let table = crate::report::all_results("paper000", &[new.clone()]);
+        assert!(table.contains("| 4.250 | 0.500 |"), "{table}");
+        // And a new record survives the round trip.
+        let back: Record = serde_json::from_str(&serde_json::to_string(&new).unwrap()).unwrap();
+        assert_eq!(back, new);
     }
 }

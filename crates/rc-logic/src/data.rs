@@ -5,13 +5,16 @@
 //! Loading checks the examples and facts against the modes and reports
 //! every problem as a typed [`Error`] naming the file and the line:
 //! unknown predicates in examples, arity mismatches, empty example files,
-//! a target without a mode, modes that allow no refinement.
+//! a target without a mode, modes that allow no refinement. A repeated
+//! example line is kept once and counted ([`Problem::load_report`]; see
+//! [`crate::duplicates`] to refuse such files).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::duplicates::{DuplicateExamples, LoadReport};
 use crate::error::{Error, Result};
 use crate::facts::{FactStore, MAX_ARITY};
 use crate::parser::{self, ArgMode, Statement};
@@ -414,6 +417,8 @@ pub struct Split {
     /// Predicates of the fact files without a mode declaration (kept, but
     /// no refinement uses them).
     pub undeclared: Vec<String>,
+    /// Example files of this split with repeated lines (kept once).
+    pub duplicates: Vec<DuplicateExamples>,
 }
 
 /// A learning problem: vocabulary, background, target and splits.
@@ -549,6 +554,16 @@ impl Problem {
         })
     }
 
+    /// What loading noticed without failing: repeated example lines of
+    /// the training and test splits. Check it with
+    /// [`LoadReport::check`] to refuse such data.
+    pub fn load_report(&self) -> LoadReport {
+        let test = self.test.iter().flat_map(|t| t.duplicates.iter());
+        LoadReport {
+            duplicates: self.train.duplicates.iter().chain(test).cloned().collect(),
+        }
+    }
+
     /// The head `target(V0, …, Vk-1)`.
     pub fn head(&self) -> Atom {
         Atom::new(
@@ -631,7 +646,9 @@ fn load_split_text(
     }
     // Facts.
     let (text, file) = t.facts;
-    for loc in parser::parse(text, file)? {
+    // One statement at a time: a large facts file is held only as text.
+    for loc in parser::statements(text, file) {
+        let loc = loc?;
         let Statement::Atom { name, args } = loc.stmt else {
             return Err(Error::syntax(
                 file,
@@ -665,9 +682,11 @@ fn load_split_text(
     // Line of every positive example, to report one that is also negative.
     let mut pos_lines: HashMap<Vec<u32>, usize> = HashMap::new();
     for (label, (text, file)) in [(true, t.pos), (false, t.neg)] {
-        let mut seen: HashSet<Vec<u32>> = HashSet::new();
-        let stmts = parser::parse(text, file)?;
-        for loc in &stmts {
+        // Line of every example of this file, to name what a repeat repeats.
+        let mut seen: HashMap<Vec<u32>, usize> = HashMap::new();
+        let mut repeats: Option<DuplicateExamples> = None;
+        for loc in parser::statements(text, file) {
+            let loc = loc?;
             let Statement::Atom { name, args } = &loc.stmt else {
                 return Err(Error::syntax(
                     file,
@@ -690,8 +709,23 @@ fn load_split_text(
                             neg_line: loc.line,
                         });
                     }
-                    if seen.insert(vals.clone()) {
-                        split.examples.push(&vals, label);
+                    match seen.get(&vals) {
+                        None => {
+                            split.examples.push(&vals, label);
+                            seen.insert(vals, loc.line);
+                        }
+                        Some(&first_of) => match &mut repeats {
+                            Some(r) => r.count += 1,
+                            None => {
+                                repeats = Some(DuplicateExamples {
+                                    file: file.to_string(),
+                                    count: 1,
+                                    first_line: loc.line,
+                                    first_of,
+                                    example: example_text(name, args),
+                                })
+                            }
+                        },
                     }
                 }
                 Some(_) => {} // an example of another declared target (cora)
@@ -707,6 +741,7 @@ fn load_split_text(
                 }
             }
         }
+        split.duplicates.extend(repeats);
         if seen.is_empty() {
             let lines = text.lines().count();
             return Err(Error::EmptyExamples {
@@ -759,6 +794,89 @@ mod tests {
         assert_eq!(p.train.facts.len(), 4);
         assert_eq!(p.train.undeclared, vec!["misc/1".to_string()]);
         assert_eq!(p.head_types.len(), 2);
+    }
+
+    #[test]
+    fn repeated_examples_are_counted_kept_once_and_can_be_an_error() {
+        use crate::duplicates::{DuplicateExamples, DuplicatePolicy};
+        let pos = "advisedby(s1,p1).\nadvisedby(s2,p1).\nadvisedby( s1 , p1 ).\n\
+                   advisedby(s2,p1).\nadvisedby(s1,p1).\n";
+        let test = SplitText {
+            facts: ("professor(p1).\n", "test_f.txt"),
+            pos: ("advisedby(s3,p1).\n", "test_pos.txt"),
+            neg: ("advisedby(p1,s3).\nadvisedby(p1,s3).\n", "test_neg.txt"),
+        };
+        let p = Problem::from_texts(
+            (BG, "bk.txt"),
+            "advisedby",
+            split("professor(p1).\n", pos, "advisedby(p1,s1).\n"),
+            Some(test),
+        )
+        .unwrap();
+        assert_eq!(p.train.examples.len(), 3);
+        assert_eq!(p.train.examples.n_pos(), 2);
+        let report = p.load_report();
+        assert_eq!(report.n_duplicates(), 4);
+        assert_eq!(
+            report.duplicates[0],
+            DuplicateExamples {
+                file: "pos.txt".into(),
+                count: 3,
+                first_line: 3,
+                first_of: 1,
+                example: "advisedby(s1, p1)".into(),
+            }
+        );
+        assert_eq!(
+            (
+                report.duplicates[1].file.as_str(),
+                report.duplicates[1].count,
+                report.duplicates[1].first_line
+            ),
+            ("test_neg.txt", 1, 2)
+        );
+        let warnings = report.warnings();
+        assert_eq!(warnings.len(), 2);
+        assert!(
+            warnings[0].contains("pos.txt: 3 duplicate example line(s)")
+                && warnings[0].contains("line 3, advisedby(s1, p1), repeats line 1"),
+            "{}",
+            warnings[0]
+        );
+        report.check(DuplicatePolicy::Warn).unwrap();
+        let e = report.check(DuplicatePolicy::Error).unwrap_err();
+        match &e {
+            Error::DuplicateExample {
+                file,
+                line,
+                example,
+                first_of,
+                count,
+            } => {
+                assert_eq!(
+                    (file.as_str(), *line, example.as_str(), *first_of, *count),
+                    ("pos.txt", 3, "advisedby(s1, p1)", 1, 3)
+                );
+            }
+            other => panic!("expected DuplicateExample, got {other}"),
+        }
+        assert!(e
+            .to_string()
+            .starts_with("pos.txt:3: example advisedby(s1, p1) repeats line 1"));
+        // Files without repeats report nothing.
+        let clean = Problem::from_texts(
+            (BG, "bk.txt"),
+            "advisedby",
+            split(
+                "professor(p1).\n",
+                "advisedby(s1,p1).\n",
+                "advisedby(p1,s1).\n",
+            ),
+            None,
+        )
+        .unwrap();
+        assert!(clean.load_report().is_clean());
+        clean.load_report().check(DuplicatePolicy::Error).unwrap();
     }
 
     #[test]

@@ -128,6 +128,24 @@ pub enum Error {
         /// 1-based line of the example in the negative file.
         neg_line: usize,
     },
+    /// An example file repeats an example (under
+    /// [`DuplicatePolicy::Error`](crate::duplicates::DuplicatePolicy)).
+    #[error(
+        "{file}:{line}: example {example} repeats line {first_of} ({count} repeated line(s) in \
+         this file); remove the repeats or accept them (they are then kept once)"
+    )]
+    DuplicateExample {
+        /// The examples file.
+        file: String,
+        /// 1-based line of the first repeat.
+        line: usize,
+        /// The example as it prints.
+        example: String,
+        /// 1-based line it repeats.
+        first_of: usize,
+        /// Repeated lines in the file.
+        count: usize,
+    },
     /// A parameter is out of range.
     #[error("invalid parameter {name} = {value}: {reason}")]
     InvalidParameter {

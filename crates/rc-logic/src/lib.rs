@@ -64,6 +64,7 @@ pub mod bagging;
 pub mod cote;
 pub mod coverage;
 pub mod data;
+pub mod duplicates;
 pub mod ensemble;
 pub mod error;
 pub mod facts;
@@ -84,6 +85,7 @@ pub mod tree;
 
 pub use bagging::BaggingParams;
 pub use data::{Problem, Split, SplitText};
+pub use duplicates::{DuplicateExamples, DuplicatePolicy, LoadReport};
 pub use ensemble::{Combine, TreeEnsemble};
 pub use error::{Error, Result};
 pub use learn::TreeParams;

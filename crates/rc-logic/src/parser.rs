@@ -149,145 +149,182 @@ struct RawStatement {
     same_line_as_previous: bool,
 }
 
-/// Splits text into raw statements, dropping comments.
-fn split_statements(text: &str, file: &str) -> Result<Vec<RawStatement>> {
-    let chars: Vec<char> = text.trim_start_matches('\u{feff}').chars().collect();
-    let mut out = Vec::new();
-    let mut line = 1usize;
-    let mut i = 0usize;
-    let mut cur = String::new();
-    let mut cur_line = 0usize;
-    let mut depth = 0i32;
-    let mut last_end_line = 0usize;
-    let n = chars.len();
-    while i < n {
-        let c = chars[i];
-        // Comments (outside quotes, handled below because quotes consume
-        // their content in one go).
-        if c == '%' || (c == '/' && i + 1 < n && chars[i + 1] == '/') {
-            while i < n && chars[i] != '\n' {
-                i += 1;
-            }
-            continue;
+/// Splits text into raw statements, dropping comments, one statement at
+/// a time (so a file of a million facts is never held twice: only its
+/// text and the statement being read).
+struct Splitter<'a> {
+    text: &'a str,
+    file: &'a str,
+    /// Byte offset of the next character.
+    i: usize,
+    line: usize,
+    cur: String,
+    cur_line: usize,
+    depth: i32,
+    last_end_line: usize,
+    /// Set after the end or an error: nothing more is returned.
+    done: bool,
+}
+
+impl<'a> Splitter<'a> {
+    fn new(text: &'a str, file: &'a str) -> Self {
+        Splitter {
+            text: text.trim_start_matches('\u{feff}'),
+            file,
+            i: 0,
+            line: 1,
+            cur: String::new(),
+            cur_line: 0,
+            depth: 0,
+            last_end_line: 0,
+            done: false,
         }
-        if c == '/' && i + 1 < n && chars[i + 1] == '*' {
-            let start = line;
-            i += 2;
-            loop {
-                if i + 1 >= n {
-                    return Err(Error::syntax(
-                        file,
-                        start,
-                        "comment '/*' is never closed by '*/'",
-                    ));
+    }
+
+    /// The character at byte offset `i` (a character boundary).
+    fn at(&self, i: usize) -> Option<char> {
+        self.text.get(i..).and_then(|s| s.chars().next())
+    }
+
+    /// The next raw statement, or the error that ends the file.
+    fn next_raw(&mut self) -> Result<Option<RawStatement>> {
+        let bytes = self.text.as_bytes();
+        let n = bytes.len();
+        let file = self.file;
+        while self.i < n {
+            let i = self.i;
+            let Some(c) = self.at(i) else { break };
+            // Comments (outside quotes, handled below because quotes
+            // consume their content in one go).
+            if c == '%' || (c == '/' && bytes.get(i + 1) == Some(&b'/')) {
+                let mut j = i;
+                while j < n && bytes[j] != b'\n' {
+                    j += 1;
                 }
-                if chars[i] == '*' && chars[i + 1] == '/' {
-                    i += 2;
-                    break;
-                }
-                if chars[i] == '\n' {
-                    line += 1;
-                }
-                i += 1;
-            }
-            continue;
-        }
-        if c == '\n' {
-            line += 1;
-            if !cur.is_empty() {
-                cur.push(' ');
-            }
-            i += 1;
-            continue;
-        }
-        if c.is_whitespace() {
-            if !cur.is_empty() {
-                cur.push(' ');
-            }
-            i += 1;
-            continue;
-        }
-        if cur.trim().is_empty() {
-            cur.clear();
-            cur_line = line;
-        }
-        if c == '"' || c == '\'' {
-            let start = line;
-            cur.push(c);
-            i += 1;
-            loop {
-                if i >= n || chars[i] == '\n' {
-                    return Err(Error::syntax(
-                        file,
-                        start,
-                        format!("quoted constant starting with {c} is not closed on its line"),
-                    ));
-                }
-                let d = chars[i];
-                cur.push(d);
-                i += 1;
-                if d == '\\' && i < n {
-                    cur.push(chars[i]);
-                    i += 1;
-                    continue;
-                }
-                if d == c {
-                    break;
-                }
-            }
-            continue;
-        }
-        match c {
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => depth -= 1,
-            _ => {}
-        }
-        if c == '.' && depth <= 0 {
-            let next = chars.get(i + 1).copied();
-            let ends = match next {
-                None => true,
-                Some(nc) => nc.is_whitespace() || nc == '%' || nc == '/',
-            };
-            if ends {
-                let t = cur.trim().to_string();
-                if t.is_empty() {
-                    return Err(Error::syntax(
-                        file,
-                        line,
-                        "a '.' without a statement before it",
-                    ));
-                }
-                if depth < 0 {
-                    return Err(Error::syntax(
-                        file,
-                        cur_line,
-                        format!("unbalanced ')' in '{t}'"),
-                    ));
-                }
-                out.push(RawStatement {
-                    line: cur_line,
-                    text: t,
-                    same_line_as_previous: last_end_line == cur_line,
-                });
-                last_end_line = line;
-                cur.clear();
-                depth = 0;
-                i += 1;
+                self.i = j;
                 continue;
             }
+            if c == '/' && bytes.get(i + 1) == Some(&b'*') {
+                let start = self.line;
+                let mut j = i + 2;
+                loop {
+                    if j + 1 >= n {
+                        return Err(Error::syntax(
+                            file,
+                            start,
+                            "comment '/*' is never closed by '*/'",
+                        ));
+                    }
+                    if bytes[j] == b'*' && bytes[j + 1] == b'/' {
+                        j += 2;
+                        break;
+                    }
+                    if bytes[j] == b'\n' {
+                        self.line += 1;
+                    }
+                    j += 1;
+                }
+                self.i = j;
+                continue;
+            }
+            if c == '\n' {
+                self.line += 1;
+                if !self.cur.is_empty() {
+                    self.cur.push(' ');
+                }
+                self.i += 1;
+                continue;
+            }
+            if c.is_whitespace() {
+                if !self.cur.is_empty() {
+                    self.cur.push(' ');
+                }
+                self.i += c.len_utf8();
+                continue;
+            }
+            if self.cur.trim().is_empty() {
+                self.cur.clear();
+                self.cur_line = self.line;
+            }
+            if c == '"' || c == '\'' {
+                let start = self.line;
+                self.cur.push(c);
+                let mut j = i + 1;
+                loop {
+                    let Some(d) = self.at(j).filter(|&d| d != '\n') else {
+                        return Err(Error::syntax(
+                            file,
+                            start,
+                            format!("quoted constant starting with {c} is not closed on its line"),
+                        ));
+                    };
+                    self.cur.push(d);
+                    j += d.len_utf8();
+                    if d == '\\' {
+                        if let Some(e) = self.at(j) {
+                            self.cur.push(e);
+                            j += e.len_utf8();
+                            continue;
+                        }
+                    }
+                    if d == c {
+                        break;
+                    }
+                }
+                self.i = j;
+                continue;
+            }
+            match c {
+                '(' | '[' | '{' => self.depth += 1,
+                ')' | ']' | '}' => self.depth -= 1,
+                _ => {}
+            }
+            if c == '.' && self.depth <= 0 {
+                let ends = match self.at(i + 1) {
+                    None => true,
+                    Some(nc) => nc.is_whitespace() || nc == '%' || nc == '/',
+                };
+                if ends {
+                    let t = self.cur.trim().to_string();
+                    if t.is_empty() {
+                        return Err(Error::syntax(
+                            file,
+                            self.line,
+                            "a '.' without a statement before it",
+                        ));
+                    }
+                    if self.depth < 0 {
+                        return Err(Error::syntax(
+                            file,
+                            self.cur_line,
+                            format!("unbalanced ')' in '{t}'"),
+                        ));
+                    }
+                    let raw = RawStatement {
+                        line: self.cur_line,
+                        text: t,
+                        same_line_as_previous: self.last_end_line == self.cur_line,
+                    };
+                    self.last_end_line = self.line;
+                    self.cur.clear();
+                    self.depth = 0;
+                    self.i += 1;
+                    return Ok(Some(raw));
+                }
+            }
+            self.cur.push(c);
+            self.i += c.len_utf8();
         }
-        cur.push(c);
-        i += 1;
+        let rest = self.cur.trim();
+        if !rest.is_empty() {
+            return Err(Error::syntax(
+                file,
+                self.cur_line,
+                format!("statement '{}' is not ended by '.'", shorten(rest)),
+            ));
+        }
+        Ok(None)
     }
-    let rest = cur.trim();
-    if !rest.is_empty() {
-        return Err(Error::syntax(
-            file,
-            cur_line,
-            format!("statement '{}' is not ended by '.'", shorten(rest)),
-        ));
-    }
-    Ok(out)
 }
 
 fn shorten(s: &str) -> String {
@@ -574,10 +611,54 @@ fn parse_setparam(body: &str, file: &str, line: usize) -> Result<Statement> {
 
 /// Parses the statements of one file (`file` is used in errors only).
 pub fn parse(text: &str, file: &str) -> Result<Vec<Located>> {
-    let raws = split_statements(text, file)?;
-    let mut out = Vec::with_capacity(raws.len());
-    let mut prev_was_setparam = false;
-    for raw in raws {
+    statements(text, file).collect()
+}
+
+/// The statements of one file, parsed one at a time (`file` is used in
+/// errors only): what [`parse`] returns, without holding them all. After
+/// an error the iterator ends.
+pub fn statements<'a>(text: &'a str, file: &'a str) -> Statements<'a> {
+    Statements {
+        splitter: Splitter::new(text, file),
+        prev_was_setparam: false,
+    }
+}
+
+/// Iterator of [`statements`].
+pub struct Statements<'a> {
+    splitter: Splitter<'a>,
+    prev_was_setparam: bool,
+}
+
+impl Iterator for Statements<'_> {
+    type Item = Result<Located>;
+
+    fn next(&mut self) -> Option<Result<Located>> {
+        if self.splitter.done {
+            return None;
+        }
+        let out = self.next_statement();
+        match out {
+            Ok(Some(loc)) => Some(Ok(loc)),
+            Ok(None) => {
+                self.splitter.done = true;
+                None
+            }
+            Err(e) => {
+                self.splitter.done = true;
+                Some(Err(e))
+            }
+        }
+    }
+}
+
+impl Statements<'_> {
+    fn next_statement(&mut self) -> Result<Option<Located>> {
+        let Some(raw) = self.splitter.next_raw()? else {
+            return Ok(None);
+        };
+        let file = self.splitter.file;
+        let mut prev_was_setparam = self.prev_was_setparam;
         let line = raw.line;
         let t = raw.text.as_str();
         let continuing = raw.same_line_as_previous && prev_was_setparam;
@@ -646,9 +727,9 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Located>> {
                 }
             }
         };
-        out.push(Located { line, stmt });
+        self.prev_was_setparam = prev_was_setparam;
+        Ok(Some(Located { line, stmt }))
     }
-    Ok(out)
 }
 
 #[cfg(test)]
@@ -672,6 +753,35 @@ mod tests {
         assert_eq!(s[1].line, 3);
         assert_eq!(s[2].stmt, atom("r", &[]));
         assert_eq!(s[2].line, 5);
+    }
+
+    /// The statement stream reads multi-byte text as the characters it
+    /// holds (a byte-order mark, quoted non-ASCII constants, a no-break
+    /// space ending a statement, non-ASCII comments), gives what `parse`
+    /// gives, and ends after an error.
+    #[test]
+    fn statements_stream_multibyte_text_and_stop_at_an_error() {
+        let text = "\u{feff}p(\"Zoë Ünal\", 'a.b').\u{a0}q(\"é\", x). % commentaire é\n\
+                    /* ü\n */ r(\"naïve\\\"q\").\nsetParam: a=1. b=2.\n";
+        let streamed: Vec<Located> = statements(text, "f").collect::<Result<_>>().unwrap();
+        assert_eq!(streamed, parse(text, "f").unwrap());
+        assert_eq!(streamed.len(), 5);
+        assert_eq!(streamed[0].stmt, atom("p", &["Zoë Ünal", "a.b"]));
+        assert_eq!(streamed[1].stmt, atom("q", &["é", "x"]));
+        assert_eq!(streamed[2].stmt, atom("r", &["naïve\"q"]));
+        assert_eq!(streamed[2].line, 3);
+        assert_eq!(
+            streamed[4].stmt,
+            Statement::Setting {
+                key: "b".into(),
+                value: "2".into()
+            }
+        );
+        let mut it = statements("p(a).\nq(\"b\n", "g");
+        assert_eq!(it.next().unwrap().unwrap().stmt, atom("p", &["a"]));
+        let err = it.next().unwrap().unwrap_err().to_string();
+        assert!(err.starts_with("g:2:"), "{err}");
+        assert!(it.next().is_none());
     }
 
     #[test]

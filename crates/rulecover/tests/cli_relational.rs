@@ -176,3 +176,82 @@ fn learn_then_infer_in_two_processes() {
         ],
     );
 }
+
+/// A repeated example line: a warning on stderr (count and first repeat)
+/// by default, an error naming file, line and example with
+/// `--duplicates error`; the same for `infer`.
+#[test]
+fn duplicate_examples_warn_or_fail() {
+    let dir = Scratch::new("relational-duplicates");
+    ok_in(
+        &dir.0,
+        &[
+            "generate", "smokers", "--rows", "30", "--seed", "3", "--out", "smk",
+        ],
+    );
+    let repeat = |file: &str| -> (String, usize) {
+        let path = dir.path(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let first = text.lines().next().unwrap().to_string();
+        let lines = text.lines().count();
+        std::fs::write(&path, format!("{text}{first}\n{first}\n")).unwrap();
+        (first, lines + 1)
+    };
+    let (first, line) = repeat("smk/train/train_pos.txt");
+    let example = first.trim_end_matches('.').replace(',', ", ");
+    let learn = |extra: &[&str], model: &str| {
+        let mut args = vec![
+            "relational",
+            "learn",
+            "--train",
+            "smk/train",
+            "--target",
+            "cancer",
+            "--trees",
+            "2",
+            "--model-dir",
+            model,
+        ];
+        args.extend_from_slice(extra);
+        run_in(&dir.0, &args)
+    };
+    let warned = learn(&[], "m");
+    assert!(warned.status.success(), "{warned:?}");
+    let stderr = String::from_utf8_lossy(&warned.stderr);
+    assert!(
+        stderr.contains("warning: ")
+            && stderr.contains("train_pos.txt: 2 duplicate example line(s) dropped")
+            && stderr.contains(&format!("line {line}, {example}, repeats line 1")),
+        "{stderr}"
+    );
+    let failed = learn(&["--duplicates", "error"], "m-strict");
+    assert!(!failed.status.success());
+    let stderr = String::from_utf8_lossy(&failed.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "train_pos.txt:{line}: example {example} repeats line 1"
+        )),
+        "{stderr}"
+    );
+    assert!(!dir.path("m-strict").exists());
+
+    repeat("smk/test/test_neg.txt");
+    let infer = |extra: &[&str]| {
+        let mut args = vec![
+            "relational",
+            "infer",
+            "--test",
+            "smk/test",
+            "--model-dir",
+            "m",
+        ];
+        args.extend_from_slice(extra);
+        run_in(&dir.0, &args)
+    };
+    let warned = infer(&[]);
+    assert!(warned.status.success(), "{warned:?}");
+    assert!(String::from_utf8_lossy(&warned.stderr).contains("test_neg.txt: 2 duplicate"));
+    let failed = infer(&["--duplicates", "error"]);
+    assert!(!failed.status.success());
+    assert!(String::from_utf8_lossy(&failed.stderr).contains("test_neg.txt:"));
+}

@@ -9,7 +9,8 @@
 //! it comes from tunes it, by calling that suite's own code: DT, RF+MIRCO,
 //! ADA, GB and RCB+iniDT as `paper000` (inner 4-fold grids), RF+RUX,
 //! ADA+RUX, RUG and RUG-T as `paper001` (inner 3-fold, depth ≤ 3), LR1,
-//! LRR, LR1N, LRRN, RuleFit(N) and GBT as `paper002` (nested-CV `λ0`),
+//! LRR, LR1N, LRRN, RuleFit(N) and GBT as `paper002` (nested-CV `λ0`;
+//! GBT's stages chosen by the validation log-loss on more than two classes),
 //! NRE and ANN as `paper004` (inner 5-fold). `--quick` takes each suite's
 //! one small grid point and 3 outer folds. Categorical columns are one-hot
 //! encoded with every level kept (`Dataset::one_hot(false)`). A method
@@ -103,7 +104,7 @@ const METHODS: &[(&str, Origin, Tasks)] = &[
     ("LR1N", Origin::Paper002, Tasks::BinaryOrRegression),
     ("LRRN", Origin::Paper002, Tasks::BinaryOrRegression),
     ("RuleFit", Origin::Paper002, Tasks::BinaryOrRegression),
-    ("GBT", Origin::Paper002, Tasks::BinaryOrRegression),
+    ("GBT", Origin::Paper002, Tasks::Any),
     ("NRE", Origin::Paper004, Tasks::Binary),
     ("ANN", Origin::Paper004, Tasks::Binary),
 ];
@@ -189,6 +190,11 @@ const COLUMNS: &[Column] = &[
         header: "avg rule length",
         source: Source::Size,
         key: "avg_rule_length",
+    },
+    Column {
+        header: "tune s",
+        source: Source::Time,
+        key: "tune",
     },
     Column {
         header: "fit s",
@@ -417,7 +423,7 @@ mod tests {
             "{notes:?}"
         );
 
-        let jobs = harness::plan(&suites, &args, &data);
+        let jobs = harness::plan(&suites, &args, &data).unwrap();
         // (shapes: 3 methods + ramp: 2 methods) x 3 quick folds.
         assert_eq!(jobs.len(), 15);
         let mut results = harness::run(&suites, &jobs, &args, &data, meta(), None).unwrap();
@@ -468,7 +474,7 @@ mod tests {
             report.contains("#### shapes (mean (std) over 3 outer folds)"),
             "{report}"
         );
-        assert!(report.contains("| method | folds | accuracy | balanced accuracy | AUC | Brier | log-loss | rules | avg rule length | fit s |"), "{report}");
+        assert!(report.contains("| method | folds | accuracy | balanced accuracy | AUC | Brier | log-loss | rules | avg rule length | tune s | fit s |"), "{report}");
         assert!(report.contains("| method | folds | R² | MSE |"), "{report}");
         assert!(
             report.contains("- DT not run: classification only"),
@@ -500,7 +506,7 @@ mod tests {
         args.datasets = Some(vec!["ramp".into(), "family".into()]);
         // A relational entry is a valid name, left out with a note.
         harness::check_names(&suites, &args, &data).unwrap();
-        assert!(harness::plan(&suites, &args, &data).is_empty());
+        assert!(harness::plan(&suites, &args, &data).unwrap().is_empty());
         assert_eq!(harness::skipped_jobs(&suites, &args, &data).len(), 2);
         assert_eq!(harness::left_out_notes(&suites, &args, &data).len(), 1);
         args.datasets = Some(vec!["shapez".into()]);
@@ -520,5 +526,22 @@ mod tests {
         assert!(Tasks::BinaryOrRegression.refuse(Task::Regression).is_none());
         assert!(Tasks::Classification.refuse(Task::Multiclass).is_none());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn generic_follows_the_folds_file() {
+        let data = DataSource::generated_only();
+        let labels = crate::data::generate("tictactoe")
+            .unwrap()
+            .labels()
+            .unwrap();
+        crate::testing::assert_follows_folds_file(
+            &Generic::default(),
+            &data,
+            None,
+            "tictactoe",
+            &labels,
+            &["ZeroR", "DT"],
+        );
     }
 }

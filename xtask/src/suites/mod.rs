@@ -50,6 +50,9 @@ pub struct CustomJob<'a> {
     pub quick: bool,
     /// The run's seed.
     pub seed: u64,
+    /// `--folds-file`: the outer folds to use instead of the suite's own
+    /// (only given to suites whose [`Suite::folds_file`] accepts it).
+    pub folds_file: Option<&'a std::path::Path>,
 }
 
 impl CustomJob<'_> {
@@ -57,6 +60,21 @@ impl CustomJob<'_> {
     pub fn record(&self, method: &str) -> Record {
         Record::new(self.suite, self.dataset, method, self.fold)
     }
+}
+
+/// How a suite takes `--folds-file` (outer test folds as row indices of
+/// the data set as loaded).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FoldsFile {
+    /// One job per fold of the file (the tabular suites through the
+    /// harness's [`crate::harness::outer_folds`], `paper004`).
+    PerFold,
+    /// One job per data set that runs every fold of the file
+    /// (`paper002-curves`).
+    Whole,
+    /// The suite's folds are its data's own (e.g. relational fold
+    /// folders): the run is refused with this reason.
+    Refused(&'static str),
 }
 
 /// An error of one job, as text (each algorithm crate has its own type).
@@ -108,6 +126,16 @@ pub trait Suite: Sync {
     /// loads nor splits it and calls [`Suite::run_custom`]).
     fn custom(&self) -> bool {
         false
+    }
+    /// How the suite takes `--folds-file`: a tabular suite per fold (the
+    /// harness splits its data); a custom suite refuses it unless it says
+    /// otherwise (and then reads [`CustomJob::folds_file`]).
+    fn folds_file(&self) -> FoldsFile {
+        if self.custom() {
+            FoldsFile::Refused("it reads its own data and folds")
+        } else {
+            FoldsFile::PerFold
+        }
     }
     /// Whether a data set can be run (default: the data source has it).
     fn available(&self, dataset: &str, data: &DataSource) -> bool {
@@ -202,11 +230,13 @@ pub fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
 }
 
 /// Fits and evaluates any model of the `Fit`/`Predict` traits: the record
-/// gets test metrics and fit/predict times.
+/// gets test metrics and its times — `tune_s` (the search that chose
+/// `params`, 0 when nothing was searched), the fit and the prediction.
 pub fn fit_and_score<P>(
     params: &P,
     method: &str,
     job: &JobData,
+    tune_s: f64,
 ) -> Result<(Record, P::Model), JobError>
 where
     P: Fit,
@@ -217,14 +247,14 @@ where
     let model = model?;
     let (pred, predict_s) = timed(|| model.predict(job.test));
     put_metrics(&mut rec, job.test, &pred?)?;
-    rec.time_s.insert("fit".into(), fit_s);
+    rec.put_times(tune_s, fit_s);
     rec.time_s.insert("predict".into(), predict_s);
     Ok((rec, model))
 }
 
 /// The ZeroR floor (majority class or mean), which every suite reports.
 pub fn zeror(job: &JobData) -> Result<Vec<Record>, JobError> {
-    let (mut rec, _) = fit_and_score(&ZeroR, "ZeroR", job)?;
+    let (mut rec, _) = fit_and_score(&ZeroR, "ZeroR", job, 0.0)?;
     rec.size.insert("rules".into(), 0.0);
     Ok(vec![rec])
 }

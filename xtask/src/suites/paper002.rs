@@ -22,14 +22,16 @@ use std::path::{Path, PathBuf};
 
 use plotters::prelude::*;
 use rc_glm::{GlrmModel, GlrmParams, RuleFitParams};
-use rc_tree::{GradientBoosting, GradientBoostingParams};
-use rulecover_core::cv::{kfold, sklearn_stratified_kfold, stratified_kfold, Fold};
+use rc_tree::{GbLoss, GradientBoosting, GradientBoostingParams};
+use rulecover_core::cv::{
+    folds_from_json, kfold, sklearn_stratified_kfold, stratified_kfold, Fold,
+};
 use rulecover_core::metrics::{brier, mse, Summary};
 use rulecover_core::shared::SharedData;
 use rulecover_core::{Dataset, Fit, Predict, Predictions, Rng, RuleModel};
 use serde_json::json;
 
-use super::{put_metrics, timed, zeror, CustomJob, JobData, JobError, Suite};
+use super::{put_metrics, timed, zeror, CustomJob, FoldsFile, JobData, JobError, Suite};
 use crate::data::DataSource;
 use crate::records::Record;
 
@@ -164,9 +166,8 @@ fn run_path_method(job: &JobData, method: &str, fit: &PathFit) -> Result<Record,
     let (pred, predict_s) = timed(|| model.predict(job.test));
     put_metrics(&mut rec, job.test, &pred?)?;
     model_sizes(&mut rec, &model);
-    rec.time_s.insert("fit".into(), fit_s);
+    rec.put_times(tune_s, fit_s);
     rec.time_s.insert("predict".into(), predict_s);
-    rec.time_s.insert("tune".into(), tune_s);
     rec.params.insert("lambda0".into(), json!(g[best].0));
     rec.params.insert("lambda1".into(), json!(g[best].1));
     rec.params.insert("inner_loss".into(), json!(inner));
@@ -205,31 +206,58 @@ fn run_rulefit(job: &JobData) -> Result<Vec<Record>, JobError> {
     Ok(vec![plain, with_linear])
 }
 
-/// Staged validation loss of a fitted GB model on `val` (the loss after
-/// each number of trees `1..=n`).
+/// Mean loss of raw GB scores `raw` (row-major `n × k`, `k` = trees per
+/// stage) against the targets `y` (class indices or values), by the
+/// model's loss: two classes, the squared error of the class-1
+/// probability `σ(raw)` (the Brier score's half, the tuning loss the
+/// paper002 tables were made with); more classes, the multinomial
+/// log-loss `log Σ_c exp(raw_c) − raw_y` (softmax over the class
+/// scores); a real target, the squared error.
+fn validation_loss(loss: GbLoss, raw: &[f64], y: &[f64], k: usize) -> f64 {
+    let n = y.len();
+    let total = match loss {
+        GbLoss::BinomialDeviance => raw
+            .iter()
+            .zip(y)
+            .map(|(&r, &y)| (1.0 / (1.0 + (-r).exp()) - y).powi(2))
+            .sum::<f64>(),
+        GbLoss::MultinomialDeviance => raw
+            .chunks(k)
+            .zip(y)
+            .map(|(scores, &y)| {
+                let m = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let lse = m + scores.iter().map(|s| (s - m).exp()).sum::<f64>().ln();
+                lse - scores[y as usize]
+            })
+            .sum::<f64>(),
+        GbLoss::SquaredError => raw
+            .iter()
+            .zip(y)
+            .map(|(&r, &y)| (r - y).powi(2))
+            .sum::<f64>(),
+    };
+    total / n as f64
+}
+
+/// Staged validation loss of a fitted GB model on `val`: the
+/// [`validation_loss`] after each number of stages `1..=n_stages` (a
+/// stage is one tree, or one tree per class for more than two classes).
 fn staged_loss(model: &GradientBoosting, val: &Dataset) -> Result<Vec<f64>, JobError> {
-    let n = val.n_rows();
-    let mut raw = vec![model.init()[0]; n];
+    let k = model.trees_per_stage().max(1);
+    let mut raw: Vec<f64> = (0..val.n_rows())
+        .flat_map(|_| model.init().iter().copied())
+        .collect();
     let y = val.target_values();
     let lr = model.learning_rate();
-    let mut out = Vec::with_capacity(model.trees().len());
-    for tree in model.trees() {
+    let mut out = Vec::with_capacity(model.n_stages());
+    for (j, tree) in model.trees().iter().enumerate() {
         let leaves = tree.apply(val)?;
-        for (r, &l) in raw.iter_mut().zip(&leaves) {
-            *r += lr * tree.value(l)[0];
+        for (r, &l) in raw.chunks_mut(k).zip(&leaves) {
+            r[j % k] += lr * tree.value(l)[0];
         }
-        let loss = if val.is_classification() {
-            raw.iter()
-                .zip(&y)
-                .map(|(&r, &y)| (1.0 / (1.0 + (-r).exp()) - y).powi(2))
-                .sum::<f64>()
-        } else {
-            raw.iter()
-                .zip(&y)
-                .map(|(&r, &y)| (r - y).powi(2))
-                .sum::<f64>()
-        };
-        out.push(loss / n as f64);
+        if (j + 1) % k == 0 {
+            out.push(validation_loss(model.loss(), &raw, &y, k));
+        }
     }
     Ok(out)
 }
@@ -242,8 +270,9 @@ fn gb(depth: usize, n: usize, seed: u64) -> GradientBoostingParams {
         .seed(seed)
 }
 
-/// GBT on the decile literals: depth and number of trees (≤ 500) chosen on
-/// a 20% validation split of the training fold.
+/// GBT on the decile literals: depth and number of stages (≤ 500) chosen
+/// on a 20% validation split of the training fold by the staged
+/// [`validation_loss`].
 fn run_gbt(job: &JobData) -> Result<Vec<Record>, JobError> {
     let binarizer = rc_glm::BinarizerParams::default().fit(job.train)?;
     let train = binarizer.indicator_dataset(job.train)?;
@@ -284,9 +313,8 @@ fn run_gbt(job: &JobData) -> Result<Vec<Record>, JobError> {
     let (pred, predict_s) = timed(|| model.predict(&test));
     put_metrics(&mut rec, &test, &pred?)?;
     rec.size.insert("rules".into(), model.n_rules() as f64);
-    rec.time_s.insert("fit".into(), fit_s);
+    rec.put_times(tune_s, fit_s);
     rec.time_s.insert("predict".into(), predict_s);
-    rec.time_s.insert("tune".into(), tune_s);
     rec.params.insert("max_depth".into(), json!(depth));
     rec.params.insert("n_estimators".into(), json!(trees));
     let _ = max_trees;
@@ -394,6 +422,12 @@ impl Suite for Paper002Curves {
         1
     }
 
+    /// `--folds-file` replaces the sweep's outer folds; the one job of a
+    /// data set runs them all.
+    fn folds_file(&self) -> FoldsFile {
+        FoldsFile::Whole
+    }
+
     fn run_custom(&self, _method: &str, job: &CustomJob) -> Result<Vec<Record>, JobError> {
         let root = job
             .data_root
@@ -405,7 +439,7 @@ impl Suite for Paper002Curves {
         } else {
             CURVE_GRID.iter().map(|&l| (l, RATIO * l)).collect()
         };
-        let folds = folds_of(&data, k, job.seed)?;
+        let folds = curve_folds(&data, job, k)?;
         let key = if data.is_classification() {
             "brier"
         } else {
@@ -420,7 +454,8 @@ impl Suite for Paper002Curves {
             for (f, fold) in folds.iter().enumerate() {
                 let train = data.subset(&fold.train)?;
                 let test = data.subset(&fold.test)?;
-                let models = fit(&train, &sweep)?;
+                let (models, path_s) = timed(|| fit(&train, &sweep));
+                let models = models?;
                 for (s, m) in models.iter().enumerate() {
                     let mut rec = Record::new(
                         job.suite,
@@ -428,6 +463,9 @@ impl Suite for Paper002Curves {
                         &format!("{method} λ0={}", sweep[s].0),
                         f,
                     );
+                    // One fit of the whole λ0 path gives every point: its
+                    // time is each point's `fit`; a sweep tunes nothing.
+                    rec.put_times(0.0, path_s);
                     let metrics = put_metrics(&mut rec, &test, &m.predict(&test)?)?;
                     model_sizes(&mut rec, m);
                     rec.params.insert("lambda0".into(), json!(sweep[s].0));
@@ -456,6 +494,15 @@ impl Suite for Paper002Curves {
         draw(&path, job.dataset, key, &curves)?;
         Ok(records)
     }
+}
+
+/// The outer folds of a data set's curves: those of `--folds-file`, else
+/// `k` folds of the suite's own (stratified for classes).
+fn curve_folds(data: &Dataset, job: &CustomJob, k: usize) -> Result<Vec<Fold>, JobError> {
+    Ok(match job.folds_file {
+        Some(file) => folds_from_json(file, data.n_rows())?,
+        None => folds_of(data, k, job.seed)?,
+    })
 }
 
 /// Indices of the Pareto-efficient points (no other point has both lower
@@ -592,6 +639,170 @@ mod tests {
             x: Summary::new(&[x]),
             y: Summary::new(&[y]),
         }
+    }
+
+    /// The tuning loss by hand: two rows of three classes with scores
+    /// (0, ln 2, 0) of class 1 and (ln 3, 0, 0) of class 0 have softmax
+    /// probabilities 2/4 and 3/5 of their class, so the mean log-loss is
+    /// (ln 2 + ln 5/3) / 2; binary and regression keep their squared errors.
+    #[test]
+    fn validation_loss_is_the_softmax_log_loss_for_several_classes() {
+        let (l2, l3) = (2f64.ln(), 3f64.ln());
+        let multi = validation_loss(
+            GbLoss::MultinomialDeviance,
+            &[0.0, l2, 0.0, l3, 0.0, 0.0],
+            &[1.0, 0.0],
+            3,
+        );
+        assert!(
+            (multi - (l2 + (5.0f64 / 3.0).ln()) / 2.0).abs() < 1e-12,
+            "{multi}"
+        );
+        // σ(0) = 1/2 for class 1, σ(ln 3) = 3/4 for class 0.
+        let binary = validation_loss(GbLoss::BinomialDeviance, &[0.0, l3], &[1.0, 0.0], 1);
+        assert!((binary - (0.25 + 0.5625) / 2.0).abs() < 1e-12, "{binary}");
+        let reg = validation_loss(GbLoss::SquaredError, &[1.0, 2.0], &[0.0, 4.0], 1);
+        assert!((reg - 2.5).abs() < 1e-12, "{reg}");
+    }
+
+    /// Three classes by the sign pattern of two features, with noise rows.
+    fn three_classes(n: usize) -> Dataset {
+        let mut rng = Rng::new(7);
+        let (mut x1, mut x2, mut y) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..n {
+            let (a, b) = (rng.next_f64(), rng.next_f64());
+            let class = if rng.next_f64() < 0.1 {
+                (rng.next_f64() * 3.0) as usize
+            } else if a < 0.4 {
+                0
+            } else if b < 0.5 {
+                1
+            } else {
+                2
+            };
+            x1.push(a);
+            x2.push(b);
+            y.push(class.min(2));
+        }
+        Dataset::new(
+            "three",
+            vec![
+                rulecover_core::Feature::numeric("x1"),
+                rulecover_core::Feature::numeric("x2"),
+            ],
+            vec![x1, x2],
+            rulecover_core::Target::Classes {
+                labels: y,
+                names: vec!["a".into(), "b".into(), "c".into()],
+            },
+        )
+        .unwrap()
+    }
+
+    /// On three classes the staged loss has one value per stage (three
+    /// trees each), and its last value is the log-loss of the model's own
+    /// probabilities.
+    #[test]
+    fn staged_loss_follows_the_stages_of_a_multiclass_model() {
+        let data = three_classes(300);
+        let (fit, val) = (
+            data.subset(&(0..200).collect::<Vec<_>>()).unwrap(),
+            data.subset(&(200..300).collect::<Vec<_>>()).unwrap(),
+        );
+        let model = gb(2, 30, 1).fit(&fit).unwrap();
+        assert_eq!(model.trees_per_stage(), 3);
+        let staged = staged_loss(&model, &val).unwrap();
+        assert_eq!(staged.len(), 30);
+        let proba = model.predict_proba(&val).unwrap();
+        let expected =
+            rulecover_core::metrics::log_loss(&val.labels().unwrap(), &proba, 3).unwrap();
+        assert!(
+            (staged[29] - expected).abs() < 1e-9,
+            "{} vs {expected}",
+            staged[29]
+        );
+        // Boosting lowers the validation loss of the prior.
+        assert!(staged[29] < staged[0], "{staged:?}");
+    }
+
+    /// GBT on three classes through the suite: the tuned number of stages
+    /// is the minimiser of the staged log-loss, and the record's test
+    /// metrics are those of a multi-class model.
+    #[test]
+    fn gbt_tunes_stages_on_a_multiclass_target() {
+        let data = three_classes(400);
+        let train = data.subset(&(0..300).collect::<Vec<_>>()).unwrap();
+        let test = data.subset(&(300..400).collect::<Vec<_>>()).unwrap();
+        let job = JobData {
+            suite: "paper002",
+            dataset: "three",
+            fold: 0,
+            train: &train,
+            test: &test,
+            quick: false,
+            seed: 3,
+        };
+        let rec = run_gbt(&job).unwrap().remove(0);
+        let trees = rec.params["n_estimators"].as_u64().unwrap() as usize;
+        assert!(trees > 5, "{trees} stages");
+        assert!(rec.metrics["accuracy"] > 0.7, "{:?}", rec.metrics);
+        assert!(rec.time_s["tune"] > 0.0 && rec.time_s.contains_key("fit"));
+    }
+
+    #[test]
+    fn paper002_follows_the_folds_file() {
+        let data = DataSource::generated_only();
+        let labels = crate::data::generate("tictactoe")
+            .unwrap()
+            .labels()
+            .unwrap();
+        crate::testing::assert_follows_folds_file(
+            &Paper002,
+            &data,
+            None,
+            "tictactoe",
+            &labels,
+            &["ZeroR", "GBT"],
+        );
+    }
+
+    /// The curves' one job per data set runs the folds of the file (and
+    /// the suite's own folds without one).
+    #[test]
+    fn curves_follow_the_folds_file() {
+        let data = crate::data::generate("tictactoe").unwrap();
+        let file = crate::testing::write_folds_file("curves", data.n_rows(), true);
+        let mut job = CustomJob {
+            suite: "paper002-curves",
+            dataset: "tictactoe",
+            fold: 0,
+            data_root: None,
+            quick: true,
+            seed: 25,
+            folds_file: Some(&file),
+        };
+        let folds = curve_folds(&data, &job, 3).unwrap();
+        assert_eq!(folds.len(), 3);
+        for (f, fold) in folds.iter().enumerate() {
+            // Reversed: fold f of the file is the uneven fold 2 - f.
+            assert!(fold
+                .test
+                .iter()
+                .all(|&row| crate::testing::uneven_fold_of(row) == 2 - f));
+        }
+        job.folds_file = None;
+        let own = curve_folds(&data, &job, 4).unwrap();
+        assert_eq!(own.len(), 4);
+        let suites: Vec<&dyn Suite> = vec![&Paper002Curves];
+        let args = crate::cli::BenchArgs {
+            folds_file: Some(file.clone()),
+            ..Default::default()
+        };
+        assert_eq!(
+            crate::harness::check_folds_file(&suites, &args).unwrap(),
+            Some(3)
+        );
+        std::fs::remove_file(file).unwrap();
     }
 
     #[test]

@@ -32,7 +32,7 @@ use std::sync::Mutex;
 
 use rc_nre::{mean_best_epoch, ConstantFeatures, MlpParams, NreParams, TrainHistory};
 use rc_tree::{DecisionTreeParams, GradientBoostingParams, RandomForestParams};
-use rulecover_core::cv::sklearn_stratified_kfold;
+use rulecover_core::cv::{folds_from_json, sklearn_stratified_kfold};
 use rulecover_core::shared::SharedData;
 use rulecover_core::stats::{
     sign_test, wilcoxon_differences, SignTies, WilcoxonOptions, ZeroMethod,
@@ -41,7 +41,7 @@ use rulecover_core::{Dataset, Feature, FeatureKind, Fit, RuleModel};
 use serde_json::json;
 
 use super::tuning::{best_by_accuracy, inner_folds};
-use super::{fit_and_score, names, timed, zeror, CustomJob, JobData, JobError, Suite};
+use super::{fit_and_score, names, timed, zeror, CustomJob, FoldsFile, JobData, JobError, Suite};
 use crate::data::DataSource;
 use crate::records::Record;
 
@@ -191,7 +191,7 @@ fn run_nre(job: &JobData) -> Result<Vec<Record>, JobError> {
     } else {
         nre_params(d, job.seed)
     };
-    let (mut rec, model) = fit_and_score(&final_params, "NRE", job)?;
+    let (mut rec, model) = fit_and_score(&final_params, "NRE", job, tune_s)?;
     put_error(&mut rec);
     // The tree NRE started from, on the same test rows.
     let pred = model.tree().predict_labels(job.test)?;
@@ -221,7 +221,6 @@ fn run_nre(job: &JobData) -> Result<Vec<Record>, JobError> {
     }
     rec.metrics
         .insert("inner_cv_error_pct".into(), 100.0 * inner_err);
-    rec.time_s.insert("tuning".into(), tune_s);
     rec.params.insert("max_depth".into(), json!(d));
     rec.params.insert("inner_epochs".into(), json!(epochs));
     Ok(vec![rec])
@@ -229,19 +228,16 @@ fn run_nre(job: &JobData) -> Result<Vec<Record>, JobError> {
 
 fn run_ann(job: &JobData) -> Result<Vec<Record>, JobError> {
     let grid = quick_or(job.quick, 64, WIDTHS);
-    let (best, tune_s) = timed(|| {
-        best_by_accuracy(job, &grid, FOLDS, |&h, tr| {
-            Ok(mlp_params(h, job.seed).fit(tr)?)
-        })
-    });
-    let h = grid[best?];
-    let (mut rec, model) = fit_and_score(&mlp_params(h, job.seed), "ANN", job)?;
+    let tuned = best_by_accuracy(job, &grid, FOLDS, |&h, tr| {
+        Ok(mlp_params(h, job.seed).fit(tr)?)
+    })?;
+    let h = grid[tuned.best];
+    let (mut rec, model) = fit_and_score(&mlp_params(h, job.seed), "ANN", job, tuned.seconds)?;
     put_error(&mut rec);
     rec.size
         .insert("epochs".into(), model.history().epochs as f64);
     rec.size
         .insert("best_epoch".into(), model.history().best_epoch as f64);
-    rec.time_s.insert("tuning".into(), tune_s);
     rec.params.insert("hidden".into(), json!(h));
     Ok(vec![rec])
 }
@@ -255,11 +251,12 @@ fn sizes<M: RuleModel>(rec: &mut Record, model: &M) {
 fn run_dt(job: &JobData) -> Result<Vec<Record>, JobError> {
     let tree = |d: usize| DecisionTreeParams::classifier().max_depth(d).seed(job.seed);
     let grid = quick_or(job.quick, 6, DEPTHS);
-    let best = best_by_accuracy(job, &grid, FOLDS, |&d, tr| Ok(tree(d).fit(tr)?))?;
-    let (mut rec, model) = fit_and_score(&tree(grid[best]), "DT", job)?;
+    let tuned = best_by_accuracy(job, &grid, FOLDS, |&d, tr| Ok(tree(d).fit(tr)?))?;
+    let (mut rec, model) = fit_and_score(&tree(grid[tuned.best]), "DT", job, tuned.seconds)?;
     put_error(&mut rec);
     sizes(&mut rec, &model);
-    rec.params.insert("max_depth".into(), json!(grid[best]));
+    rec.params
+        .insert("max_depth".into(), json!(grid[tuned.best]));
     Ok(vec![rec])
 }
 
@@ -270,11 +267,12 @@ fn run_rf(job: &JobData) -> Result<Vec<Record>, JobError> {
             .seed(job.seed)
     };
     let grid = quick_or(job.quick, 32, TREES);
-    let best = best_by_accuracy(job, &grid, FOLDS, |&n, tr| Ok(forest(n).fit(tr)?))?;
-    let (mut rec, model) = fit_and_score(&forest(grid[best]), "RF", job)?;
+    let tuned = best_by_accuracy(job, &grid, FOLDS, |&n, tr| Ok(forest(n).fit(tr)?))?;
+    let (mut rec, model) = fit_and_score(&forest(grid[tuned.best]), "RF", job, tuned.seconds)?;
     put_error(&mut rec);
     sizes(&mut rec, &model);
-    rec.params.insert("n_estimators".into(), json!(grid[best]));
+    rec.params
+        .insert("n_estimators".into(), json!(grid[tuned.best]));
     Ok(vec![rec])
 }
 
@@ -286,11 +284,12 @@ fn run_gb(job: &JobData) -> Result<Vec<Record>, JobError> {
             .seed(job.seed)
     };
     let grid = quick_or(job.quick, 2, DEPTHS);
-    let best = best_by_accuracy(job, &grid, FOLDS, |&d, tr| Ok(gb(d).fit(tr)?))?;
-    let (mut rec, model) = fit_and_score(&gb(grid[best]), "GB", job)?;
+    let tuned = best_by_accuracy(job, &grid, FOLDS, |&d, tr| Ok(gb(d).fit(tr)?))?;
+    let (mut rec, model) = fit_and_score(&gb(grid[tuned.best]), "GB", job, tuned.seconds)?;
     put_error(&mut rec);
     sizes(&mut rec, &model);
-    rec.params.insert("max_depth".into(), json!(grid[best]));
+    rec.params
+        .insert("max_depth".into(), json!(grid[tuned.best]));
     Ok(vec![rec])
 }
 
@@ -319,17 +318,28 @@ impl Suite for Paper004 {
         true
     }
 
+    /// `--folds-file` replaces the stratified outer folds (row indices of
+    /// the data set as this suite loads it), one job per fold.
+    fn folds_file(&self) -> FoldsFile {
+        FoldsFile::PerFold
+    }
+
     fn available(&self, dataset: &str, data: &DataSource) -> bool {
         GENERATED.iter().any(|g| g.0 == dataset) || (data.shared().is_some() && data.has(dataset))
     }
 
     fn run_custom(&self, method: &str, job: &CustomJob) -> Result<Vec<Record>, JobError> {
         let data = self.load(job.dataset, job.data_root)?;
-        let k = if job.quick { QUICK_FOLDS } else { FOLDS };
-        let folds = sklearn_stratified_kfold(&data.labels()?, k, u32::try_from(job.seed)?)?;
+        let folds = match job.folds_file {
+            Some(file) => folds_from_json(file, data.n_rows())?,
+            None => {
+                let k = if job.quick { QUICK_FOLDS } else { FOLDS };
+                sklearn_stratified_kfold(&data.labels()?, k, u32::try_from(job.seed)?)?
+            }
+        };
         let fold = folds
             .get(job.fold)
-            .ok_or_else(|| format!("fold {} of {k}", job.fold))?;
+            .ok_or_else(|| format!("fold {} of {}", job.fold, folds.len()))?;
         let train = data.subset(&fold.train)?;
         let test = data.subset(&fold.test)?;
         let input = JobData {
@@ -596,6 +606,22 @@ fn paper_table_iv() -> BTreeMap<String, BTreeMap<String, f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// paper004 reads its own data (twonorm generated here): the folds
+    /// file replaces its stratified folds.
+    #[test]
+    fn paper004_follows_the_folds_file() {
+        let data = DataSource::generated_only();
+        let labels = rulecover_core::generate::twonorm(7400, 1).labels().unwrap();
+        crate::testing::assert_follows_folds_file(
+            &Paper004::default(),
+            &data,
+            None,
+            "twonorm",
+            &labels,
+            &["ZeroR", "DT"],
+        );
+    }
 
     /// The paper's own Table IV gives the paper's Table V.
     #[test]

@@ -18,7 +18,7 @@ use rc_logic::{BaggingParams, BoostParams, Problem, TreeEnsemble};
 
 use crate::data::DataSource;
 use crate::records::Record;
-use crate::suites::{timed, CustomJob, JobData, JobError, Suite};
+use crate::suites::{timed, CustomJob, FoldsFile, JobData, JobError, Suite};
 
 /// One learning target of the shared relational data.
 pub struct Target {
@@ -124,7 +124,8 @@ pub fn folds(id: &str, data: &DataSource) -> usize {
     n.max(1)
 }
 
-/// Loads fold `fold` (0-based) of a target with its test split.
+/// Loads fold `fold` (0-based) of a target with its test split (a warning
+/// on stderr for each example file with repeated lines).
 pub fn load(job: &CustomJob) -> Result<Problem, JobError> {
     let t = target(job.dataset)
         .ok_or_else(|| format!("unknown relational target '{}'", job.dataset))?;
@@ -138,13 +139,19 @@ pub fn load(job: &CustomJob) -> Result<Problem, JobError> {
     } else {
         dir.clone()
     };
-    Ok(Problem::load(
+    let problem = Problem::load(
         &dir.join("background.txt"),
         t.target,
         &base.join("train"),
         Some(&base.join("test")),
         t.extra_modes,
-    )?)
+    )?;
+    // Repeated example lines are kept once (as the CLI's default): said on
+    // stderr, and counted in the record (`size.duplicate_examples`).
+    for w in problem.load_report().warnings() {
+        eprintln!("warning: {}/fold {}: {w}", job.dataset, job.fold + 1);
+    }
+    Ok(problem)
 }
 
 /// The boosting settings of the paper's Table 1 (BoostSRL defaults: 20
@@ -267,6 +274,13 @@ impl Suite for Relational {
         folds(dataset, data)
     }
 
+    fn folds_file(&self) -> FoldsFile {
+        FoldsFile::Refused(
+            "its folds are the relational data's own fold folders (foldK/train, foldK/test), \
+             not rows of a table",
+        )
+    }
+
     fn run_custom(&self, method: &str, job: &CustomJob) -> Result<Vec<Record>, JobError> {
         let (problem, load_s) = timed(|| load(job));
         let problem = problem?;
@@ -280,8 +294,13 @@ impl Suite for Relational {
             .insert("train_examples".into(), problem.train.examples.len() as f64);
         rec.size
             .insert("test_positives".into(), test.examples.n_pos() as f64);
+        rec.size.insert(
+            "duplicate_examples".into(),
+            problem.load_report().n_duplicates() as f64,
+        );
         rec.time_s.insert("load".into(), load_s);
-        rec.time_s.insert("fit".into(), fit_s);
+        // BoostSRL's fixed settings: nothing is tuned.
+        rec.put_times(0.0, fit_s);
         rec.time_s.insert("predict".into(), predict_s);
         rec.params.insert("learner".into(), p);
         rec.params.insert(
@@ -289,5 +308,15 @@ impl Suite for Relational {
             serde_json::json!(problem.vocab.pred_name(problem.target)),
         );
         Ok(vec![rec])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relational_refuses_the_folds_file() {
+        crate::testing::assert_refuses_folds_file(&Relational);
     }
 }

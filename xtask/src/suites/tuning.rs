@@ -7,7 +7,7 @@ use rulecover_core::cv::{grid_search, sklearn_stratified_kfold, stratified_kfold
 use rulecover_core::metrics::accuracy;
 use rulecover_core::{Dataset, Predict};
 
-use super::{JobData, JobError};
+use super::{timed, JobData, JobError};
 
 /// The inner folds of a job (`StratifiedKFold(k, shuffle=True,
 /// random_state=seed)` on the outer training fold).
@@ -36,30 +36,50 @@ pub fn accuracy_of<M: Predict>(model: &M, test: &Dataset) -> Result<f64, JobErro
     Ok(accuracy(&test.labels()?, &labels)?)
 }
 
-/// Index of the grid point with the best mean inner-CV accuracy. A grid
-/// of one point is returned without any inner fit.
+/// The outcome of a grid search: the chosen point and what choosing it
+/// cost (recorded as `time_s.tune` beside the refit's `time_s.fit`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tuned {
+    /// Index of the chosen grid point.
+    pub best: usize,
+    /// Wall seconds of the search (inner folds, every inner fit and its
+    /// scoring); 0 for a grid of one point, which needs no search.
+    pub seconds: f64,
+}
+
+/// The grid point with the best mean inner-CV accuracy (ties to the
+/// first), timed. A grid of one point is returned without any inner fit.
 pub fn best_by_accuracy<P, M, F>(
     job: &JobData,
     grid: &[P],
     inner_k: usize,
     fit: F,
-) -> Result<usize, JobError>
+) -> Result<Tuned, JobError>
 where
     M: Predict,
     F: Fn(&P, &Dataset) -> Result<M, JobError>,
 {
     if grid.len() == 1 {
-        return Ok(0);
+        return Ok(Tuned {
+            best: 0,
+            seconds: 0.0,
+        });
     }
-    let folds = inner_folds(job, inner_k)?;
-    let (best, _) = grid_search(
-        job.train,
-        grid,
-        &folds,
-        |p: &P, train: &Dataset, test: &Dataset| {
-            let model = fit(p, train)?;
-            accuracy_of(&model, test)
-        },
-    )?;
-    Ok(best)
+    let (best, seconds) = timed(|| -> Result<usize, JobError> {
+        let folds = inner_folds(job, inner_k)?;
+        let (best, _) = grid_search(
+            job.train,
+            grid,
+            &folds,
+            |p: &P, train: &Dataset, test: &Dataset| {
+                let model = fit(p, train)?;
+                accuracy_of(&model, test)
+            },
+        )?;
+        Ok(best)
+    });
+    Ok(Tuned {
+        best: best?,
+        seconds,
+    })
 }

@@ -253,6 +253,25 @@ pub enum CompressArg {
     Ecote,
 }
 
+/// What to do with an example line that repeats an earlier line of the
+/// same `*_pos.txt` / `*_neg.txt` file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DuplicatesArg {
+    /// Keep one copy; print a warning with the count and the first repeat.
+    Warn,
+    /// Refuse the data with an error naming the file, line and example.
+    Error,
+}
+
+impl From<DuplicatesArg> for rc_logic::DuplicatePolicy {
+    fn from(a: DuplicatesArg) -> Self {
+        match a {
+            DuplicatesArg::Warn => rc_logic::DuplicatePolicy::Warn,
+            DuplicatesArg::Error => rc_logic::DuplicatePolicy::Error,
+        }
+    }
+}
+
 /// `rulecover relational learn`.
 #[derive(Debug, Args)]
 pub struct LearnArgs {
@@ -303,6 +322,9 @@ pub struct LearnArgs {
     /// Print the learned clauses.
     #[arg(long)]
     pub print_rules: bool,
+    /// Repeated example lines: warn (kept once) or error.
+    #[arg(long, value_enum, default_value = "warn")]
+    pub duplicates: DuplicatesArg,
 }
 
 /// `rulecover relational infer`.
@@ -327,6 +349,9 @@ pub struct InferArgs {
     /// The probability at or above which an example is predicted true.
     #[arg(long, value_name = "P", default_value_t = 0.5)]
     pub threshold: f64,
+    /// Repeated example lines: warn (kept once) or error.
+    #[arg(long, value_enum, default_value = "warn")]
+    pub duplicates: DuplicatesArg,
 }
 
 /// BoostSRL's single-dash spellings, rewritten to this command line's

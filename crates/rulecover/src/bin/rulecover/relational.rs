@@ -13,8 +13,21 @@ use rulecover::boostsrl::{
 use rulecover::io::write_atomically;
 use rulecover_core::RuleModel;
 
-use crate::args::{CompressArg, InferArgs, LearnArgs};
+use crate::args::{CompressArg, DuplicatesArg, InferArgs, LearnArgs};
 use crate::{display, print, Failure, Outcome};
+
+/// Applies `--duplicates` to a loaded problem: a warning on stderr per
+/// example file with repeated lines, or the error of the first repeat.
+fn check_loaded(problem: &Problem, duplicates: DuplicatesArg) -> Outcome {
+    let report = problem.load_report();
+    report
+        .check(duplicates.into())
+        .map_err(rulecover::Error::from)?;
+    for w in report.warnings() {
+        eprintln!("warning: {w}");
+    }
+    Ok(())
+}
 
 pub fn learn(a: LearnArgs) -> Outcome {
     let mut params = rulecover::parse_key_values(&a.params)?;
@@ -31,6 +44,7 @@ pub fn learn(a: LearnArgs) -> Outcome {
     let background = find_background(&a.train, "train", a.background.as_deref(), None)?;
     let problem = Problem::load_folder(&background, &a.target, &a.train, "train", &[])
         .map_err(rulecover::Error::from)?;
+    check_loaded(&problem, a.duplicates)?;
     let start = Instant::now();
     let fit = rulecover::fit_relational(&a.method, &params, &problem, a.seed)?;
     let seconds = start.elapsed().as_secs_f64();
@@ -123,6 +137,7 @@ pub fn infer(a: InferArgs) -> Outcome {
     )?;
     let problem = Problem::load_folder(&background, &target, &a.test, "test", &[])
         .map_err(rulecover::Error::from)?;
+    check_loaded(&problem, a.duplicates)?;
     let proba = if a.use_list {
         load_list(&a.model_dir, &target, &problem)?.predict_proba(&problem.train)
     } else {
