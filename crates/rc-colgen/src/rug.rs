@@ -481,8 +481,9 @@ impl Fit for RugParams {
     type Error = Error;
 
     /// Runs RUG with the weighted-tree oracle and the default LP solver
-    /// ([`rc_cover::rux::default_rux_solver`]: HiGHS (dual simplex, each
-    /// round's master LP re-solved warm from the last optimal basis) with
+    /// ([`rc_cover::rux::default_rux_solver`]: HiGHS (the first master LP
+    /// solved cold by the algorithm chosen from its shape, each later
+    /// round's re-solved warm from the last optimal basis) with
     /// feature `highs`, else CBC with feature `cbc`, else minilp). The warm
     /// re-solves reach the same optima as cold ones, but on degenerate LPs
     /// possibly other optimal vertices, hence other duals and trees.

@@ -530,18 +530,22 @@ pub fn cost_scale(costs: &[f64], normalize: bool) -> f64 {
 /// The default LP solver of RUX and RUG: the backend of
 /// [`rc_lp::default_lp_solver`], i.e. HiGHS with feature `highs`, else CBC
 /// with feature `cbc`, else minilp (with duals: the dual LP form reads the
-/// weights from them). HiGHS is told to use the dual simplex on cold
-/// solves: left to choose, it runs the primal simplex on the dual form (4)
-/// (its slack basis is primal feasible), which is about 10× slower there;
-/// and to re-solve models grown by rows warm
-/// (`rc_lp::HighsSolver::grow_rows`, feature `highs`), which RUG's master LPs are (see
-/// [`crate::rux_lp`]: 2–3× less LP time on the largest data sets).
+/// weights from them). HiGHS picks the algorithm of each cold solve from
+/// the LP's shape (`rc_lp::HighsAlgorithm::Auto`): the dual simplex on
+/// small and medium LPs — left to choose, HiGHS would run the primal
+/// simplex on the dual form (4) (its slack basis is primal feasible),
+/// about 10× slower there — and the interior point with crossover on large
+/// ones, where the dual simplex stalls in degenerate pivots (measurements in
+/// docs/PERFORMANCE.md). It re-solves models grown by rows warm
+/// (`rc_lp::HighsSolver::grow_rows`, feature `highs`), which RUG's master
+/// LPs are (see [`crate::rux_lp`]: 2–3× less LP time on the largest data
+/// sets). Pass another solver to `fit_with` to override the choice.
 pub fn default_rux_solver() -> Box<dyn LpSolver> {
     #[cfg(feature = "highs")]
     {
         Box::new(
             rc_lp::HighsSolver::new()
-                .with_dual_simplex(true)
+                .with_algorithm(rc_lp::HighsAlgorithm::Auto)
                 .with_row_warm_start(true),
         )
     }

@@ -93,9 +93,9 @@ pub mod solver;
 
 #[cfg(feature = "cbc")]
 pub use backend::CbcSolver;
-#[cfg(feature = "highs")]
-pub use backend::HighsSolver;
 pub use backend::MinilpSolver;
+#[cfg(feature = "highs")]
+pub use backend::{HighsAlgorithm, HighsSolver};
 pub use error::Error;
 pub use export::{to_lp_string, to_mps_string, write_lp, write_mps};
 pub use model::{Cmp, Model, Row, RowId, Sense, Var, VarId, VarKind};

@@ -9,10 +9,12 @@
 //!
 //! The LP backend is HiGHS when xtask is built with feature `highs`, else
 //! CBC with feature `cbc`, else minilp (`rc_lp::default_lp_solver`); each
-//! record says which (`params.lp_backend`).
+//! record says which (`params.lp_backend`). RUX's LPs are solved by HiGHS's
+//! dual simplex, not by the algorithm `rc_cover::rux::default_rux_solver`
+//! picks from the LP's shape ([`rux_solver`]).
 
 use rc_colgen::RugParams;
-use rc_cover::{RuxParams, SelectFrom, WeightedRuleModel};
+use rc_cover::{RuxParams, WeightedRuleModel};
 use rc_tree::{AdaBoostAlgorithm, AdaBoostParams, DecisionTreeParams, RandomForestParams};
 use rulecover_core::{Dataset, Fit, Predict, RuleModel};
 use serde_json::json;
@@ -100,6 +102,27 @@ fn rug(depth: usize, seed: u64, quick: bool, thresholded: bool) -> RugParams {
     base.max_depth(depth).seed(seed)
 }
 
+/// The LP solver of the suite's RUX fits: HiGHS's dual simplex on every
+/// cold solve (with feature `highs`; else the default backend), the
+/// solver the reproduced tables were computed with. RUX's default
+/// (`rc_lp::HighsAlgorithm::Auto`) runs the interior point on the largest
+/// LPs, which reaches the same optimum at another vertex of these
+/// degenerate LPs and so another rule set (docs/reproduction/001.md).
+fn rux_solver() -> Box<dyn rc_lp::LpSolver> {
+    #[cfg(feature = "highs")]
+    {
+        Box::new(
+            rc_lp::HighsSolver::new()
+                .with_algorithm(rc_lp::HighsAlgorithm::DualSimplex)
+                .with_row_warm_start(true),
+        )
+    }
+    #[cfg(not(feature = "highs"))]
+    {
+        rc_cover::rux::default_rux_solver()
+    }
+}
+
 fn sizes<M: RuleModel>(rec: &mut Record, model: &M) {
     rec.size.insert("rules".into(), model.n_rules() as f64);
     rec.size
@@ -164,7 +187,8 @@ fn run_rf_rux(job: &JobData) -> Result<Vec<Record>, JobError> {
     sizes(&mut rf_rec, &rf);
     rf_rec.params.insert("max_depth".into(), json!(d));
     rf_rec.params.insert("n_estimators".into(), json!(n));
-    let (model, fit_s) = timed(|| RuxParams::for_forest().fit_from(&rf, job.train));
+    let (model, fit_s) =
+        timed(|| RuxParams::for_forest().fit_with(&rf, job.train, rux_solver().as_ref()));
     let mut rux = weighted_record(job, "RUX-RF", &model?, fit_s)?;
     rux.params
         .insert("forest".into(), json!({"max_depth": d, "n_estimators": n}));
@@ -182,7 +206,8 @@ fn run_ada_rux(job: &JobData) -> Result<Vec<Record>, JobError> {
     sizes(&mut ada_rec, &model);
     ada_rec.params.insert("max_depth".into(), json!(d));
     ada_rec.params.insert("n_estimators".into(), json!(n));
-    let (rux_model, fit_s) = timed(|| RuxParams::for_adaboost().fit_from(&model, job.train));
+    let (rux_model, fit_s) =
+        timed(|| RuxParams::for_adaboost().fit_with(&model, job.train, rux_solver().as_ref()));
     let mut rux = weighted_record(job, "RUX-ADA", &rux_model?, fit_s)?;
     rux.params.insert(
         "adaboost".into(),

@@ -35,6 +35,8 @@ use highs::{ColProblem, HighsModelStatus, Row, Sense as HighsSense};
 use std::cell::RefCell;
 use std::time::Duration;
 
+pub use super::highs_algorithm::HighsAlgorithm;
+
 /// The HiGHS backend (feature `highs`).
 ///
 /// Implements [`LpSolver`] (dual simplex, native verified duals, warm starts
@@ -53,16 +55,11 @@ pub struct HighsSolver {
     /// Wall-clock limit of one LP solve; reaching it gives
     /// [`LpStatus::TimeLimit`]. `None` (the default) means no limit.
     pub lp_time_limit: Option<Duration>,
-    /// Run cold LP solves with the dual simplex (HiGHS option
-    /// `simplex_strategy` = 1) instead of letting HiGHS choose (strategy
-    /// 0, the default). HiGHS chooses the primal simplex whenever the
-    /// starting slack basis is primal feasible, e.g. for `max Σβ` over
-    /// `Aβ ≤ c`, `0 ≤ β ≤ u` with `c ≥ 0`; on such LPs with many more
-    /// columns than rows (RUX's dual form) the dual simplex can be 10×
-    /// faster. Warm re-solves of models grown by columns only use the
-    /// primal simplex (rows grown: the dual simplex). Off by
-    /// default.
-    pub dual_simplex: bool,
+    /// The algorithm of cold LP solves (default [`HighsAlgorithm::Choose`]:
+    /// HiGHS's own choice). Warm re-solves of models grown by columns only
+    /// use the primal simplex, those grown by rows the dual simplex,
+    /// whatever this says.
+    pub algorithm: HighsAlgorithm,
     /// Also warm-start models that grew by appended *rows* (and appended
     /// columns), where existing columns may have new bounds and entries in
     /// the new rows only: the new rows enter with basic slacks, so the
@@ -77,15 +74,6 @@ pub struct HighsSolver {
     /// magic: 3.8–4.2 s instead of 5.0 s; docs/PERFORMANCE.md). Warm
     /// re-solves never presolve.
     pub presolve: bool,
-    /// Solve cold LPs with HiGHS's interior-point method followed by
-    /// crossover to an optimal basic solution (`solver` = `ipm`,
-    /// `run_crossover` = `on`) instead of the simplex. Off by default. On
-    /// highly degenerate LPs where the dual simplex needs very many
-    /// iterations it can be several times faster (RUX's dual form for
-    /// adult: 46 s instead of 190 s), on others slower (magic: 16 s instead
-    /// of 5 s). Warm re-solves always use the simplex from the previous
-    /// basis.
-    pub interior_point: bool,
 }
 
 impl Default for HighsSolver {
@@ -95,10 +83,9 @@ impl Default for HighsSolver {
             log: false,
             warm_start: true,
             lp_time_limit: None,
-            dual_simplex: false,
+            algorithm: HighsAlgorithm::Choose,
             grow_rows: false,
             presolve: true,
-            interior_point: false,
         }
     }
 }
@@ -288,11 +275,23 @@ impl HighsSolver {
         self
     }
 
-    /// Returns this solver with cold LP solves forced to the dual simplex
-    /// (see [`HighsSolver::dual_simplex`]).
-    pub fn with_dual_simplex(mut self, on: bool) -> Self {
-        self.dual_simplex = on;
+    /// Returns this solver with another algorithm for cold LP solves (see
+    /// [`HighsAlgorithm`]).
+    pub fn with_algorithm(mut self, algorithm: HighsAlgorithm) -> Self {
+        self.algorithm = algorithm;
         self
+    }
+
+    /// Returns this solver with cold LP solves forced to the dual simplex
+    /// (`on`: [`HighsAlgorithm::DualSimplex`]) or left to HiGHS (`off`:
+    /// [`HighsAlgorithm::Choose`]); shorthand for
+    /// [`HighsSolver::with_algorithm`].
+    pub fn with_dual_simplex(self, on: bool) -> Self {
+        self.with_algorithm(if on {
+            HighsAlgorithm::DualSimplex
+        } else {
+            HighsAlgorithm::Choose
+        })
     }
 
     /// Returns this solver with HiGHS's presolve of cold LP solves switched
@@ -303,35 +302,41 @@ impl HighsSolver {
     }
 
     /// Returns this solver with cold LP solves by the interior-point method
-    /// and crossover (see [`HighsSolver::interior_point`]).
-    pub fn with_interior_point(mut self, on: bool) -> Self {
-        self.interior_point = on;
-        self
+    /// and crossover (`on`: [`HighsAlgorithm::InteriorPoint`]) or left to
+    /// HiGHS (`off`: [`HighsAlgorithm::Choose`]); shorthand for
+    /// [`HighsSolver::with_algorithm`].
+    pub fn with_interior_point(self, on: bool) -> Self {
+        self.with_algorithm(if on {
+            HighsAlgorithm::InteriorPoint
+        } else {
+            HighsAlgorithm::Choose
+        })
     }
 
-    /// Sets the options of a cold LP solve: presolve, the algorithm and the
-    /// simplex strategy.
-    fn set_cold_options(&self, highs: &mut highs::Model) -> Result<(), Error> {
+    /// Sets the options of a cold LP solve of `model`: presolve, the
+    /// algorithm ([`HighsAlgorithm::Auto`] resolved from the model's shape)
+    /// and the simplex strategy.
+    fn set_cold_options(&self, highs: &mut highs::Model, model: &Model) -> Result<(), Error> {
         let presolve = if self.presolve { "choose" } else { "off" };
-        let solver = if self.interior_point { "ipm" } else { "choose" };
+        let algorithm = self.algorithm.resolve(model);
+        let (solver, crossover, strategy) = match algorithm {
+            HighsAlgorithm::InteriorPoint => ("ipm", "on", 0),
+            HighsAlgorithm::InteriorPointNoCrossover => ("ipm", "off", 0),
+            // `choose` runs the simplex on LPs, with the strategy below
+            // (the options of the dual simplex before `HighsAlgorithm`).
+            HighsAlgorithm::DualSimplex => ("choose", "on", 1),
+            HighsAlgorithm::PrimalSimplex => ("choose", "on", 4),
+            HighsAlgorithm::Choose | HighsAlgorithm::Auto => ("choose", "on", 0),
+        };
         set_options(
             highs,
             &[
                 ("presolve", presolve),
                 ("solver", solver),
-                ("run_crossover", "on"),
+                ("run_crossover", crossover),
             ],
         )?;
-        set_simplex_strategy(highs, self.cold_strategy())
-    }
-
-    /// HiGHS `simplex_strategy` of a cold LP solve.
-    fn cold_strategy(&self) -> i32 {
-        if self.dual_simplex {
-            1
-        } else {
-            0
-        }
+        set_simplex_strategy(highs, strategy)
     }
 
     /// Drops this thread's warm-start instance (it is also replaced by the next
@@ -425,7 +430,7 @@ impl HighsSolver {
         }
         let (mut highs, _) = self.load(model, false, false)?;
         Self::set_time_limit(&mut highs, self.lp_time_limit)?;
-        self.set_cold_options(&mut highs)?;
+        self.set_cold_options(&mut highs, model)?;
         let solved = highs
             .try_solve()
             .map_err(|s| backend_error(format!("solve failed: {s:?}")))?;
@@ -475,10 +480,17 @@ impl HighsSolver {
         // primal feasible, so the primal simplex (strategy 4) continues it.
         if warm_started {
             // The kept instance may carry a cold solve's interior-point setting.
-            set_options(&mut highs, &[("presolve", "off"), ("solver", "simplex")])?;
+            set_options(
+                &mut highs,
+                &[
+                    ("presolve", "off"),
+                    ("solver", "simplex"),
+                    ("run_crossover", "on"),
+                ],
+            )?;
             set_simplex_strategy(&mut highs, if dual_warm { 1 } else { 4 })?;
         } else {
-            self.set_cold_options(&mut highs)?;
+            self.set_cold_options(&mut highs, model)?;
         }
         let solved = highs
             .try_solve()

@@ -38,6 +38,24 @@ pub fn lp_solvers() -> Vec<(&'static str, Box<dyn LpSolver>)> {
         "highs-interior-point",
         Box::new(rc_lp::HighsSolver::new().with_interior_point(true)),
     ));
+    #[cfg(feature = "highs")]
+    v.push((
+        "highs-primal-simplex",
+        Box::new(rc_lp::HighsSolver::new().with_algorithm(rc_lp::HighsAlgorithm::PrimalSimplex)),
+    ));
+    #[cfg(feature = "highs")]
+    v.push((
+        "highs-ipm-no-crossover",
+        Box::new(
+            rc_lp::HighsSolver::new()
+                .with_algorithm(rc_lp::HighsAlgorithm::InteriorPointNoCrossover),
+        ),
+    ));
+    #[cfg(feature = "highs")]
+    v.push((
+        "highs-auto",
+        Box::new(rc_lp::HighsSolver::new().with_algorithm(rc_lp::HighsAlgorithm::Auto)),
+    ));
     v
 }
 
