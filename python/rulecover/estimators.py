@@ -124,7 +124,8 @@ class RUXClassifier(_Classifier):
 
     def __init__(self, ensemble="rf", n_estimators=100, max_depth=2, max_features="auto",
                  algorithm="samme", eps=0.01, cost=None, normalize_costs=True,
-                 threshold=1e-6, uncovered="first_estimator", random_state=None, n_jobs=None):
+                 threshold=1e-6, uncovered="first_estimator", leaf_label="estimator",
+                 random_state=None, n_jobs=None):
         self.ensemble = ensemble
         self.n_estimators = n_estimators
         self.max_depth = max_depth
@@ -135,6 +136,7 @@ class RUXClassifier(_Classifier):
         self.normalize_costs = normalize_costs
         self.threshold = threshold
         self.uncovered = uncovered
+        self.leaf_label = leaf_label
         self.random_state = random_state
         self.n_jobs = n_jobs
 
@@ -151,7 +153,7 @@ class RUXClassifier(_Classifier):
             algorithm=_UNSET if rf else self.algorithm,
             eps=self.eps, cost=_UNSET if self.cost is None else self.cost,
             normalize_costs=self.normalize_costs, threshold=self.threshold,
-            uncovered=self.uncovered,
+            uncovered=self.uncovered, leaf_label=self.leaf_label,
         )
 
 
@@ -294,7 +296,7 @@ class NREClassifier(_Classifier):
 
     def __init__(self, deep=False, max_depth=6, min_samples_leaf=1, learning_rate=0.01,
                  batch_size=256, max_epochs=200, patience=20, validation_fraction=0.1,
-                 loss="logistic", stop_on="error", l2=0.0, refit=False,
+                 loss="logistic", stop_on="brier", l2=0.0, init="calibrated", refit=False,
                  constant_features="ignore", random_state=None, n_jobs=None):
         self.deep = deep
         self.max_depth = max_depth
@@ -307,6 +309,7 @@ class NREClassifier(_Classifier):
         self.loss = loss
         self.stop_on = stop_on
         self.l2 = l2
+        self.init = init
         self.refit = refit
         self.constant_features = constant_features
         self.random_state = random_state
@@ -329,7 +332,7 @@ class NREClassifier(_Classifier):
                     learning_rate=self.learning_rate, batch_size=self.batch_size,
                     max_epochs=self.max_epochs, patience=self.patience,
                     validation_fraction=self.validation_fraction, loss=self.loss,
-                    stop_on=self.stop_on, l2=self.l2, refit=self.refit,
+                    stop_on=self.stop_on, l2=self.l2, init=self.init, refit=self.refit,
                     constant_features=self.constant_features)
 
 

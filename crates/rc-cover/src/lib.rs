@@ -64,7 +64,7 @@ pub use error::{Error, Result};
 pub use greedy::{greedy_set_cover, greedy_set_cover_weighted, GreedyCover};
 pub use mirco::{CoverSolver, CoverStatus, MircoModel, MircoParams};
 pub use pool::{Impurity, LabeledPool, RuleStats};
-pub use rux::{RuleCost, RuxBase, RuxParams, Uncovered};
+pub use rux::{LeafLabel, RuleCost, RuxBase, RuxParams, Uncovered};
 pub use rux_lp::{ColumnPolicy, CoverageRows, LpForm, RuleLp, RuleLpSolution};
 pub use select::SelectFrom;
 pub use vote::vote;

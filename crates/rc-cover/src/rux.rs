@@ -42,7 +42,7 @@ use crate::weighted::{rule_length, Fallback, FitInfo, ScoredRule, WeightedRuleMo
 pub struct RuleFacts<'a> {
     /// The rule (its conditions as produced, e.g. a root-to-leaf path).
     pub rule: &'a Rule,
-    /// Its class (majority of the training rows it covers).
+    /// The class it votes for ([`RuxParams::leaf_label`]).
     pub class: usize,
     /// Training rows of each class it covers (weighted with sample
     /// weights).
@@ -132,12 +132,47 @@ impl RuleCost {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum Uncovered {
     /// The class of the first estimator's leaf that holds the row (the
-    /// authors' code predicts with the first fitted tree; here its leaves
-    /// are labelled by their unweighted training majority). The default.
+    /// authors' code predicts with the first fitted tree), that leaf
+    /// labelled as every rule is ([`RuxParams::leaf_label`]). The default.
     #[default]
     FirstEstimator,
     /// The training majority class (the paper's "default label").
     MajorityClass,
+}
+
+/// The class a pool rule votes for in the LP and the model.
+///
+/// The two differ on any ensemble whose trees are grown with row weights:
+/// an AdaBoost tree's leaf predicts the class that is heaviest under the
+/// boosting weights of its round, which on imbalanced data is often the
+/// minority class where the unweighted count says the majority (84/16
+/// data: nearly every stump leaf's unweighted majority is the big class,
+/// and RUX-ADA then predicts it everywhere). A forest tree's leaf predicts
+/// by its bootstrap counts, which rarely differ from the full training
+/// rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum LeafLabel {
+    /// The class the rule's own estimator predicts there
+    /// ([`RuleSource::pool_classes`]: a tree leaf's argmax under the
+    /// weights it was grown with). Rules of a source without such a class
+    /// (hand-written rules, gradient boosting, [`RuxParams::fit_pool`])
+    /// fall back to [`LeafLabel::TrainingMajority`]. The default.
+    #[default]
+    Estimator,
+    /// The majority class of the training rows the rule covers, counted
+    /// with the sample weights given to RUX (unweighted without them;
+    /// ties to the lowest class): seed 001's code (`np.unique` counts of
+    /// the leaf's training labels), used by the `paper001` suite so that
+    /// its tables reproduce the authors' protocol.
+    TrainingMajority,
+}
+
+impl LeafLabel {
+    /// What a parameter file written before this option meant: the
+    /// training majority (the only rule then).
+    fn before_option() -> Self {
+        LeafLabel::TrainingMajority
+    }
 }
 
 /// The ensemble RUX fits before weighting its rules, when fitted as an
@@ -212,6 +247,12 @@ pub struct RuxParams {
     /// [`SelectFrom::fit_from`], nor by RUG).
     #[serde(default)]
     pub base: RuxBase,
+    /// The class each pool rule votes for (default: its estimator's own
+    /// prediction, [`LeafLabel::Estimator`]). A parameter file without
+    /// this field reads as [`LeafLabel::TrainingMajority`], the rule of
+    /// every version before the option.
+    #[serde(default = "LeafLabel::before_option")]
+    pub leaf_label: LeafLabel,
 }
 
 impl Default for RuxParams {
@@ -226,6 +267,7 @@ impl Default for RuxParams {
             form: LpForm::Dual,
             policy: ColumnPolicy::All,
             base: RuxBase::forest(),
+            leaf_label: LeafLabel::Estimator,
         }
     }
 }
@@ -247,6 +289,12 @@ impl RuxParams {
     /// Sets the ensemble fitted by [`Fit::fit`].
     pub fn base(mut self, base: RuxBase) -> Self {
         self.base = base;
+        self
+    }
+
+    /// Sets the class each pool rule votes for.
+    pub fn leaf_label(mut self, leaf_label: LeafLabel) -> Self {
+        self.leaf_label = leaf_label;
         self
     }
 
@@ -354,7 +402,37 @@ impl RuxParams {
         }
         let coverage = source.pool_coverage(&train)?;
         let weights = vec![1.0; train.n_rows()];
-        self.fit_encoded(rules, &coverage, &train, &weights, encoder, solver)
+        let classes = self.estimator_classes(source, rules.len())?;
+        self.fit_encoded(
+            rules,
+            classes.as_deref(),
+            &coverage,
+            &train,
+            &weights,
+            encoder,
+            solver,
+        )
+    }
+
+    /// The classes of [`RuleSource::pool_classes`] when
+    /// [`RuxParams::leaf_label`] asks for them and the source has them
+    /// (one per rule, each below the number of classes, or
+    /// [`Error::Shape`]).
+    fn estimator_classes<S: RuleSource + ?Sized>(
+        &self,
+        source: &S,
+        n_rules: usize,
+    ) -> Result<Option<Vec<usize>>> {
+        if self.leaf_label != LeafLabel::Estimator {
+            return Ok(None);
+        }
+        match source.pool_classes() {
+            Some(c) if c.len() != n_rules => Err(Error::Shape(format!(
+                "the source gives {} rule classes for {n_rules} rules",
+                c.len()
+            ))),
+            other => Ok(other),
+        }
     }
 
     /// Runs RUX on the rules of a fitted `source` (a forest, a boosted
@@ -371,8 +449,10 @@ impl RuxParams {
 
     /// [`RuxParams::fit_with`] with one non-negative sample weight per
     /// training row (replication semantics): rows of weight 0 are left
-    /// out, rules are labelled by weighted class counts, and a row's hinge
-    /// loss costs its weight in LP (3).
+    /// out, rules labelled by their training rows
+    /// ([`LeafLabel::TrainingMajority`], or a source without classes of
+    /// its own) count them with these weights, and a row's hinge loss
+    /// costs its weight in LP (3).
     pub fn fit_weighted_with<S: RuleSource + Fitted + ?Sized>(
         &self,
         source: &S,
@@ -389,11 +469,21 @@ impl RuxParams {
             return Err(Error::EmptyPool);
         }
         let coverage = source.pool_coverage(&train)?;
-        self.fit_encoded(rules, &coverage, &train, &weights, encoder, solver)
+        let classes = self.estimator_classes(source, rules.len())?;
+        self.fit_encoded(
+            rules,
+            classes.as_deref(),
+            &coverage,
+            &train,
+            &weights,
+            encoder,
+            solver,
+        )
     }
 
     /// Runs RUX on rules and their (already computed) training coverage;
-    /// the rules index the columns of `train` as they are.
+    /// the rules index the columns of `train` as they are and are labelled
+    /// by the training rows they cover (there is no estimator to ask).
     pub fn fit_pool(
         &self,
         rules: Vec<PoolRule>,
@@ -403,15 +493,18 @@ impl RuxParams {
     ) -> Result<WeightedRuleModel> {
         let (encoder, train) = Encoder::fit(train, Encoding::Native)?;
         let weights = vec![1.0; train.n_rows()];
-        self.fit_encoded(rules, coverage, &train, &weights, encoder, solver)
+        self.fit_encoded(rules, None, coverage, &train, &weights, encoder, solver)
     }
 
     /// RUX on rules and their coverage of the encoded training data
     /// `train`, rows weighted by `weights` (all positive), the model
-    /// storing `encoder`.
+    /// storing `encoder`; `classes`, when given, are the rules' votes
+    /// (else each votes for its weighted training majority).
+    #[allow(clippy::too_many_arguments)]
     fn fit_encoded(
         &self,
         rules: Vec<PoolRule>,
+        classes: Option<&[usize]>,
         coverage: &CoverageMatrix,
         train: &Dataset,
         weights: &[f64],
@@ -436,7 +529,10 @@ impl RuxParams {
             .with_row_weights(weights)?
             .with_form(self.form)
             .with_policy(self.policy);
-        let labelled = label_rules_weighted(rules, coverage, train, weights)?;
+        let mut labelled = label_rules_weighted(rules, coverage, train, weights)?;
+        if let Some(classes) = classes {
+            relabel(&mut labelled, classes, train.n_classes())?;
+        }
         let costs = self.costs(&labelled, 1.0)?;
         let scale = cost_scale(&costs, self.normalize_costs);
         for (j, r) in labelled.iter().enumerate() {
@@ -560,8 +656,10 @@ pub fn default_rux_solver() -> Box<dyn LpSolver> {
 pub struct LabeledRule {
     /// The rule and where it came from.
     pub pool: PoolRule,
-    /// Majority class of its training rows (weighted counts with sample
-    /// weights; ties to the lowest class).
+    /// The class it votes for: by [`label_rules`] the majority class of
+    /// its training rows (weighted counts with sample weights; ties to the
+    /// lowest class), or its estimator's class ([`relabel`],
+    /// [`LeafLabel::Estimator`]).
     pub class: usize,
     /// Training rows of each class it covers (total weight with sample
     /// weights).
@@ -636,6 +734,27 @@ pub fn label_rules_weighted(
             })
         })
         .collect()
+}
+
+/// Sets each rule's class to `classes[j]` (one per rule, each below
+/// `n_classes`, or [`Error::Shape`]); the training class counts stay.
+pub fn relabel(rules: &mut [LabeledRule], classes: &[usize], n_classes: usize) -> Result<()> {
+    if classes.len() != rules.len() {
+        return Err(Error::Shape(format!(
+            "{} rule classes for {} rules",
+            classes.len(),
+            rules.len()
+        )));
+    }
+    if let Some((j, &c)) = classes.iter().enumerate().find(|(_, &c)| c >= n_classes) {
+        return Err(Error::Shape(format!(
+            "rule {j} votes for class {c} but the training data have {n_classes} classes"
+        )));
+    }
+    for (r, &c) in rules.iter_mut().zip(classes) {
+        r.class = c;
+    }
+    Ok(())
 }
 
 /// The weighted rule model of an LP solution: the rules whose weight

@@ -34,9 +34,9 @@ pub struct ScoredRule {
     /// The conjunction, with the conditions on each feature merged into one
     /// interval (as the authors print rules; same coverage as the leaf path).
     pub rule: Rule,
-    /// The class it votes for: the majority class of the training rows it
-    /// covers (counts weighted by the sample weights, if any; ties to the
-    /// lowest class).
+    /// The class it votes for: its estimator's prediction or the majority
+    /// class of the training rows it covers, as RUX was told
+    /// ([`crate::rux::LeafLabel`]; RUG: the training majority).
     pub class: usize,
     /// Weight normalised by the largest weight of the LP solution (the
     /// first rule has weight 1).

@@ -39,6 +39,7 @@ use rc_tree::Tree;
 
 use crate::data::Standardizer;
 use crate::error::{invalid, Result};
+use crate::loss::Loss;
 use crate::network::NeuralRules;
 
 /// One decision node on a rule's path.
@@ -149,6 +150,67 @@ pub fn encode_tree(tree: &Tree, standardizer: &Standardizer, deep: bool) -> Resu
         leaves,
         paths,
     })
+}
+
+/// The clip applied to a leaf's class-1 share before its log-odds is
+/// taken ([`calibrate`], logistic loss): a pure leaf starts at
+/// `logit(1 − 10⁻⁴) ≈ 9.2` rather than infinity, a Brier score at most
+/// `10⁻⁸` per row from the tree's.
+pub const CALIBRATION_CLIP: f64 = 1e-4;
+
+/// The calibrated copy of a tree's untrained network ([`encode_tree`]'s
+/// `network`, whose rule `k` came from leaf `leaves[k]` of `tree`): the
+/// same units, `c_k = 0`, and an offset `d_k` on each rule's support
+/// ([`NeuralRules::with_offsets`]) set so that `loss.proba(d_k)` is the
+/// leaf's (weighted) share of class 1, `p_k`, the tree's own probability.
+/// It predicts every row with its leaf's class frequency, as the tree
+/// does: `d_k = logit(p_k)` for the logistic loss (with `p_k` clipped to
+/// `[10⁻⁴, 1 − 10⁻⁴]`, [`CALIBRATION_CLIP`]), `d_k = 2 p_k − 1` (the
+/// leaf's mean ±1 label) for the hinge and squared losses, whose
+/// probabilities are `(1 + f)/2`.
+///
+/// The paper's start (`c_k = (n⁺ − n⁻)/n`, no offset) scores a row by `c_k`
+/// times its distance to the leaf's nearest boundary, which is a sign but
+/// not a probability: near a boundary every row reads ½. NRE trains from
+/// the paper's start (the calibrated copy trains worse: its offsets give
+/// the supports no gradient) and keeps this copy as its untrained model,
+/// epoch 0 of early stopping ([`crate::NreInit::Calibrated`]).
+pub fn calibrate(
+    network: &NeuralRules,
+    leaves: &[usize],
+    tree: &Tree,
+    loss: Loss,
+) -> Result<NeuralRules> {
+    if tree.n_classes() != 2 {
+        return Err(invalid(
+            "tree",
+            format!("{} classes", tree.n_classes()),
+            "NRE calibrates binary classification trees",
+        ));
+    }
+    if leaves.len() != network.n_rules() {
+        return Err(invalid(
+            "leaves",
+            leaves.len(),
+            format!("need one leaf per rule ({})", network.n_rules()),
+        ));
+    }
+    let mut out = network.clone().with_offsets();
+    for (k, &leaf) in leaves.iter().enumerate() {
+        let v = tree.value(leaf);
+        let total = v.iter().sum::<f64>();
+        let p = if total > 0.0 { v[1] / total } else { 0.5 };
+        let d = match loss {
+            Loss::Logistic => {
+                let p = p.clamp(CALIBRATION_CLIP, 1.0 - CALIBRATION_CLIP);
+                (p / (1.0 - p)).ln()
+            }
+            Loss::Hinge | Loss::Squared => 2.0 * p - 1.0,
+        };
+        out.set_output_weight(k, 0.0);
+        out.set_rule_offset(k, d);
+    }
+    Ok(out)
 }
 
 /// The smallest float64 above `x` (finite `x`; `f64::next_up` needs a newer

@@ -45,8 +45,13 @@
 //!   leaf is encoded as a neural rule ([`encode_tree`]: weights ±1 on the split
 //!   feature, 0 on every other feature the tree uses, biases as Eq. 4,
 //!   `c_k = (n⁺ − n⁻)/n`); all parameters are trained with Adam
-//!   ([`train()`]). [`NreParams::deep`] adds the second per-rule layer
-//!   initialised to the identity.
+//!   ([`train()`]). By default ([`NreInit::Calibrated`]) the untrained
+//!   model — epoch 0 of early stopping — is the calibrated copy of that
+//!   network ([`calibrate`]: an offset `d_k` on each rule's support, its
+//!   leaf's class-1 log-odds, and `c_k = 0`), which predicts the tree's
+//!   leaf frequencies as probabilities; [`NreInit::Paper`] keeps the
+//!   paper's network as epoch 0. [`NreParams::deep`] adds the second
+//!   per-rule layer initialised to the identity.
 //! - [`MlpParams`] fits the [`MlpModel`] baseline.
 //! - [`NreModel::rules`] reads the trained rules back as oblique
 //!   conditions on the unstandardised (encoded) features, and
@@ -58,8 +63,13 @@
 //!
 //! Loss (logistic), epochs (≤ 200), batch size (256), early stopping
 //! (10 % stratified validation split, patience 20 epochs on the validation
-//! error, best epoch restored),
-//! no output bias, no weight decay: see [`TrainParams`]. Alternatively the
+//! Brier score — the validation error with [`NreParams::paper`] —, best
+//! epoch restored; epoch 0 is the calibrated copy of the tree, so the kept
+//! model's validation Brier score is never above that copy's, which is the
+//! tree's up to the clip of pure leaves),
+//! the leaf value (`c_k = (n⁺ − n⁻)/n`),
+//! no output bias, no weight decay: see [`TrainParams`]. The `paper004`
+//! suite uses [`NreParams::paper`] (docs/reproduction/004.md). Alternatively the
 //! number of epochs can be chosen by cross-validation:
 //! [`NreParams::fit_validated`] early-stops each inner fold on its test
 //! rows and [`mean_best_epoch`] picks the epoch count with the lowest mean
@@ -111,12 +121,12 @@ pub mod train;
 
 pub use adam::Adam;
 pub use data::{ConstantFeatures, Standardizer};
-pub use encode::{encode_tree, EncodedTree, PathStep};
+pub use encode::{calibrate, encode_tree, EncodedTree, PathStep};
 pub use error::{Error, Result};
 pub use loss::Loss;
 pub use mlp::{Mlp, MlpCache, MlpModel};
 pub use model::NreModel;
 pub use network::{Network, NeuralRules, RulesCache};
-pub use params::{MlpParams, NreParams};
+pub use params::{MlpParams, NreInit, NreParams};
 pub use rules::{display_condition, Hyperplane, NeuralRule};
 pub use train::{mean_best_epoch, train, StopOn, TrainHistory, TrainParams, TrainSet};

@@ -15,14 +15,16 @@ use rulecover_core::{
 use crate::data::{
     positive_share, select_rows, signed_labels, stratified_split, training_rows, Standardizer,
 };
-use crate::encode::{encode_tree, PathStep};
+use crate::encode::{calibrate, encode_tree, PathStep};
 use crate::error::{Error, Result};
 use crate::loss::Loss;
 use crate::network::Network;
 use crate::network::{NeuralRules, RulesCache};
-use crate::params::NreParams;
+use crate::params::{NreInit, NreParams};
 use crate::rules::{export_rules, NeuralRule};
-use crate::train::{gather, scores_of, train, TrainHistory, TrainParams, TrainSet, EVAL_CHUNK};
+use crate::train::{
+    gather, scores_of, train, validation_scores, TrainHistory, TrainParams, TrainSet, EVAL_CHUNK,
+};
 
 /// A fitted neural rule ensemble.
 ///
@@ -114,7 +116,11 @@ fn grow_tree(
 impl NreParams {
     /// Steps 1–5 of Algorithm 1 without training: encodes and
     /// standardises `data`, grows the tree on all of its rows and encodes
-    /// every leaf as a neural rule. Train it with [`NreModel::train`].
+    /// every leaf as a neural rule. The network is the untrained model of
+    /// [`NreParams::init`] (by default the calibrated copy of the tree,
+    /// which has offsets); [`Fit::fit`] trains from the paper's network, so
+    /// to train as it does, initialise with [`NreInit::Paper`] and train
+    /// with [`NreModel::train`].
     pub fn initialize(&self, data: &Dataset) -> Result<NreModel> {
         self.validate()?;
         let (encoder, data) = Encoder::fit(data, self.encoding)?;
@@ -122,6 +128,9 @@ impl NreParams {
         let rows: Vec<usize> = (0..data.n_rows()).collect();
         let tree = grow_tree(self, &data, &rows, None)?;
         let mut model = NreModel::from_parts(self, encoder, &prep, tree)?;
+        if let Some(cal) = model.calibrated_copy(self)? {
+            model.network = cal;
+        }
         model.coverage = coverage_of(&model.network, &select_columns(&prep.z, &model.inputs));
         Ok(model)
     }
@@ -159,6 +168,7 @@ impl NreParams {
         let refit = self.refit && !val_rows.is_empty();
         let tree = grow_tree(self, data, &fit_rows, w)?;
         let mut model = NreModel::from_parts(self, encoder.clone(), &prep, tree)?;
+        let calibrated = model.calibrated_copy(self)?;
         let xf = select_columns(&prep.z, &model.inputs);
         let x_fit = select_rows(&xf, &fit_rows);
         let y_fit: Vec<f64> = fit_rows.iter().map(|&i| prep.y[i]).collect();
@@ -186,6 +196,12 @@ impl NreParams {
             derive_seed(self.seed, 2),
             first_observer,
         )?;
+        let val = (!val_rows.is_empty()).then_some(TrainSet {
+            x: &x_val,
+            y: &y_val,
+            weights: w_val.as_deref(),
+        });
+        model.keep_calibrated(calibrated, val, &self.train);
         if !refit {
             model.coverage = coverage_of(&model.network, &xf);
             return Ok(model);
@@ -195,6 +211,7 @@ impl NreParams {
         let all: Vec<usize> = (0..data.n_rows()).collect();
         let tree = grow_tree(self, data, &all, w)?;
         let mut full = NreModel::from_parts(self, encoder, &prep, tree)?;
+        let full_calibrated = full.calibrated_copy(self)?;
         let x_all = select_columns(&prep.z, &full.inputs);
         let epochs = model.history.best_epoch;
         let final_params = self
@@ -214,6 +231,11 @@ impl NreParams {
             derive_seed(self.seed, 2),
             observer,
         )?;
+        if model.history.kept_calibrated_tree {
+            if let Some(cal) = full_calibrated {
+                full.network = cal;
+            }
+        }
         full.history = model.history;
         full.history.refit_epochs = Some(epochs);
         full.coverage = coverage_of(&full.network, &x_all);
@@ -245,6 +267,7 @@ impl NreParams {
         let all: Vec<usize> = (0..train_data.n_rows()).collect();
         let tree = grow_tree(self, &train_data, &all, None)?;
         let mut model = NreModel::from_parts(self, encoder, &prep, tree)?;
+        let calibrated = model.calibrated_copy(self)?;
         let x = select_columns(&prep.z, &model.inputs);
         let validation = model.encoder.transform(validation)?;
         let x_val = model.network_inputs(&validation)?;
@@ -257,6 +280,7 @@ impl NreParams {
             derive_seed(self.seed, 2),
             &mut |_, _| {},
         )?;
+        model.keep_calibrated(calibrated, Some(TrainSet::new(&x_val, &y_val)), &self.train);
         model.coverage = coverage_of(&model.network, &x);
         Ok(model)
     }
@@ -356,6 +380,59 @@ fn select_columns(z: &DMatrix<f64>, cols: &[usize]) -> DMatrix<f64> {
 }
 
 impl NreModel {
+    /// With [`NreInit::Calibrated`], the calibrated copy of the untrained
+    /// network ([`calibrate`]); call it before training.
+    fn calibrated_copy(&self, params: &NreParams) -> Result<Option<NeuralRules>> {
+        match params.init {
+            NreInit::Paper => Ok(None),
+            NreInit::Calibrated => Ok(Some(calibrate(
+                &self.network,
+                &self.leaves,
+                self.tree.tree(),
+                params.train.loss,
+            )?)),
+        }
+    }
+
+    /// Early stopping's epoch 0 under [`NreInit::Calibrated`]: replaces
+    /// the trained network by the calibrated copy of the tree unless the
+    /// best epoch beats it on the validation rows by the stopping
+    /// criterion (or, without validation rows, when nothing was trained).
+    fn keep_calibrated(
+        &mut self,
+        calibrated: Option<NeuralRules>,
+        val: Option<TrainSet<'_>>,
+        params: &TrainParams,
+    ) {
+        let Some(cal) = calibrated else { return };
+        let h = &self.history;
+        let keep = match val.filter(|v| v.x.nrows() > 0) {
+            Some(v) => {
+                let ours = validation_scores(&cal, &v, params.loss);
+                let e = h.best_epoch;
+                let best = if e == 0 {
+                    (h.initial_val_error, h.initial_val_loss, h.initial_val_brier)
+                } else {
+                    (
+                        h.val_error.get(e - 1).copied(),
+                        h.val_loss.get(e - 1).copied(),
+                        h.val_brier.get(e - 1).copied(),
+                    )
+                };
+                match best {
+                    (Some(a), Some(b), Some(c)) => !params.stop_on.prefers((a, b, c), ours),
+                    _ => true,
+                }
+            }
+            None => h.epochs == 0,
+        };
+        if keep {
+            self.network = cal;
+            self.history.best_epoch = 0;
+            self.history.kept_calibrated_tree = true;
+        }
+    }
+
     fn from_parts(
         params: &NreParams,
         encoder: Encoder,
@@ -677,11 +754,13 @@ impl RuleModel for NreModel {
     ///   printed literals, one per second-layer unit, `Σ_i v_i·max(0,
     ///   g_i(x)) > −b`, all of which must hold (text, not evaluable as a
     ///   condition; [`NreModel::rules`] gives the numbers).
-    /// - **Outcome** [`Outcome::Value`](rulecover_core::Outcome::Value)`(c_k)`:
-    ///   the rule's output weight. A row in the support adds `c_k · s_k(x)`
-    ///   to the score `f(x)`, where the support depth `s_k(x) > 0` is the
-    ///   smallest unit activation (in standardised units), so `c_k` is the
-    ///   contribution per unit of depth; its sign is the class the rule
+    /// - **Outcome** [`Outcome::Value`](rulecover_core::Outcome::Value)`(d_k + c_k)`
+    ///   ([`NeuralRule::vote`]). A row in the support adds `d_k + c_k ·
+    ///   s_k(x)` to the score `f(x)`, where the support depth `s_k(x) > 0`
+    ///   is the smallest unit activation (in standardised units), `c_k` the
+    ///   output weight (the contribution per unit of depth) and `d_k` the
+    ///   rule's offset (0 with the paper's start, [`crate::NreInit`]); the
+    ///   value is the score at depth 1 and its sign the class the rule
     ///   votes for (positive: class 1). For the logistic loss `f` is the
     ///   log-odds of class 1.
     /// - **Weight** 1: the network has no weight beside `c_k`.
@@ -701,7 +780,7 @@ impl RuleModel for NreModel {
                         None => Antecedent::Oblique(r.conditions()),
                         Some(_) => Antecedent::Clause(r.deep_literals(features)),
                     },
-                    outcome: Outcome::Value(r.output),
+                    outcome: Outcome::Value(r.vote()),
                     weight: 1.0,
                     coverage,
                     for_class: None,

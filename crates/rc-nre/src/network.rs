@@ -6,6 +6,12 @@
 //! f(x)   = Σ_k r_k(x)
 //! ```
 //!
+//! Optionally ([`NeuralRules::with_offsets`], NRE's calibrated start) each
+//! rule also has an offset `d_k` added on its support: `r_k(x) = [s_k(x) >
+//! 0] (d_k + c_k s_k(x))`, so a rule can hold a constant score, e.g. its
+//! leaf's log-odds. The indicator has no gradient: `d_k` learns from the
+//! rows in the support, the support itself only through `c_k s_k`.
+//!
 //! with batched forward and backward passes on nalgebra matrices. The
 //! min-pooling sends the gradient of `r_k` only to the unit that attains
 //! the minimum; a row outside a rule's support (minimum ≤ 0) gives that
@@ -60,6 +66,10 @@ struct Layout {
     v: Vec<usize>,
     /// Deep only: second-layer biases `b`: `H`.
     b: usize,
+    /// Rule offsets `d`: one per rule, after everything else; `None` for
+    /// a network without them (every network saved before they existed).
+    #[serde(default)]
+    d: Option<usize>,
     /// Total number of parameters.
     len: usize,
 }
@@ -89,6 +99,7 @@ impl Layout {
             c,
             v,
             b,
+            d: None,
             len: end,
         }
     }
@@ -165,6 +176,40 @@ impl NeuralRules {
             }
         }
         net
+    }
+
+    /// The same network with a rule offset `d_k = 0` for every rule (no
+    /// change to its scores until the offsets are set or trained); a
+    /// network that has them is returned as it is.
+    pub fn with_offsets(mut self) -> NeuralRules {
+        if self.layout.d.is_none() {
+            self.layout.d = Some(self.layout.len);
+            self.layout.len += self.n_rules();
+            self.params.resize(self.layout.len, 0.0);
+        }
+        self
+    }
+
+    /// Whether the rules have offsets `d_k`.
+    pub fn has_offsets(&self) -> bool {
+        self.layout.d.is_some()
+    }
+
+    /// Offset `d_k` of rule `k` (0 for a network without offsets).
+    pub fn rule_offset(&self, k: usize) -> f64 {
+        match self.layout.d {
+            Some(d) => self.params[d + k],
+            None => {
+                assert!(k < self.n_rules(), "rule {k} of {}", self.n_rules());
+                0.0
+            }
+        }
+    }
+
+    /// Sets the offset of rule `k`; the network must have offsets.
+    pub(crate) fn set_rule_offset(&mut self, k: usize, d: f64) {
+        let at = self.layout.d.expect("a network with rule offsets") + k;
+        self.params[at] = d;
     }
 
     /// Number of inputs `q`.
@@ -259,6 +304,9 @@ impl NeuralRules {
         }
         let units: Vec<usize> = keep.iter().map(|&k| self.units[k]).collect();
         let mut out = NeuralRules::zeros(self.q, units, self.deep);
+        if self.has_offsets() {
+            out = out.with_offsets();
+        }
         for (new_k, &k) in keep.iter().enumerate() {
             for (nj, j) in out.rule_units(new_k).zip(self.rule_units(k)) {
                 out.unit_weights_mut(nj)
@@ -276,6 +324,9 @@ impl NeuralRules {
                 out.params[dst..dst + block.len()].copy_from_slice(&block);
             }
             out.set_output_weight(new_k, self.output_weight(k));
+            if self.has_offsets() {
+                out.set_rule_offset(new_k, self.rule_offset(k));
+            }
         }
         Ok(out)
     }
@@ -413,6 +464,18 @@ impl Network for NeuralRules {
                 *f += ck * s;
             }
         }
+        if let Some(d) = self.layout.d {
+            for (k, &dk) in self.params[d..d + m].iter().enumerate() {
+                if dk == 0.0 {
+                    continue;
+                }
+                for (f, &s) in cache.f.iter_mut().zip(cache.s.column(k).iter()) {
+                    if s > 0.0 {
+                        *f += dk;
+                    }
+                }
+            }
+        }
     }
 
     fn scores<'c>(&self, cache: &'c RulesCache) -> &'c [f64] {
@@ -427,6 +490,19 @@ impl Network for NeuralRules {
         // ∂L/∂c_k = Σ_i df_i s_ik.
         for k in 0..m {
             grad[self.layout.c + k] = cache.s.column(k).iter().zip(df).map(|(s, d)| s * d).sum();
+        }
+        // ∂L/∂d_k = Σ_{i: s_ik > 0} df_i.
+        if let Some(d) = self.layout.d {
+            for k in 0..m {
+                grad[d + k] = cache
+                    .s
+                    .column(k)
+                    .iter()
+                    .zip(df)
+                    .filter(|(&s, _)| s > 0.0)
+                    .map(|(_, d)| d)
+                    .sum();
+            }
         }
         let c = self.output_weights();
         if !self.deep {
@@ -542,6 +618,33 @@ mod tests {
             assert!((f[1] - 0.8 * 0.1).abs() < 1e-12);
             // Row 2: rule 1 only: 1.5 → −0.9.
             assert!((f[2] + 0.6 * 1.5).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn offsets_add_on_the_support_only() {
+        for deep in [false, true] {
+            let plain = two_rules(deep);
+            let mut n = plain.clone().with_offsets();
+            assert_eq!(n.n_params(), plain.n_params() + 2);
+            let x = DMatrix::from_row_slice(4, 2, &[0.0, 0.0, 0.4, 1.0, 2.0, 5.0, 0.0, -1.0]);
+            let mut cache = RulesCache::default();
+            n.forward(&x, &mut cache);
+            let f0 = n.scores(&cache).to_vec();
+            plain.forward(&x, &mut cache);
+            assert_eq!(f0, plain.scores(&cache), "zero offsets change nothing");
+            n.set_rule_offset(0, 1.5);
+            n.set_rule_offset(1, -2.0);
+            n.forward(&x, &mut cache);
+            let f = n.scores(&cache);
+            assert!((f[0] - (1.5 + 0.8 * 0.2)).abs() < 1e-12);
+            assert!((f[1] - (1.5 + 0.8 * 0.1)).abs() < 1e-12);
+            assert!((f[2] - (-2.0 - 0.6 * 1.5)).abs() < 1e-12);
+            // Row 3 is in no support (x1 = −1 ≤ −0.2, x0 ≤ 0.5): no offset.
+            assert_eq!(f[3], 0.0);
+            let r = n.retain_rules(&[1]).unwrap();
+            assert_eq!(r.rule_offset(0), -2.0);
+            assert_eq!(plain.rule_offset(1), 0.0);
         }
     }
 

@@ -141,7 +141,11 @@ pub fn support_svg(model: &NreModel, data: &Dataset, opts: &PlotOptions) -> Resu
         },
     )?;
     let s: DMatrix<f64> = model.supports(&grid)?;
-    let c = model.network().output_weights();
+    // Each rule's vote at support depth 1, `d_k + c_k` (its class sign).
+    let net = model.network();
+    let c: Vec<f64> = (0..net.n_rules())
+        .map(|k| net.rule_offset(k) + net.output_weight(k))
+        .collect();
     let cell_color = |i: usize| -> Option<&'static str> {
         let (mut pos, mut neg) = (false, false);
         for (k, &ck) in c.iter().enumerate() {

@@ -208,8 +208,12 @@ pub struct NeuralRule {
     pub units: Vec<Hyperplane>,
     /// Deep rules only.
     pub second_layer: Option<SecondLayer>,
-    /// Output weight `c` (its sign is the class it votes for).
+    /// Output weight `c`.
     pub output: f64,
+    /// Offset `d` added on the support (0 for a network without offsets,
+    /// e.g. the paper's start).
+    #[serde(default)]
+    pub offset: f64,
 }
 
 impl NeuralRule {
@@ -231,9 +235,21 @@ impl NeuralRule {
         }
     }
 
-    /// The rule's output `c · support` on a raw row.
+    /// The rule's output on a raw row: `d + c · support` inside its
+    /// support, 0 outside.
     pub fn value(&self, row: &[f64]) -> f64 {
-        self.output * self.support(row)
+        let s = self.support(row);
+        if s > 0.0 {
+            self.offset + self.output * s
+        } else {
+            0.0
+        }
+    }
+
+    /// The score the rule adds at support depth 1 (`d + c`): its sign is
+    /// the class it votes for (positive: class 1).
+    pub fn vote(&self) -> f64 {
+        self.offset + self.output
     }
 
     /// Shallow rules: the conjunction, one condition per unit (a unit
@@ -350,13 +366,21 @@ impl fmt::Display for RuleDisplay<'_> {
                 }
             }
         }
-        let class = usize::from(r.output > 0.0);
+        let class = usize::from(r.vote() > 0.0);
         let name = self
             .class_names
             .get(class)
             .cloned()
             .unwrap_or_else(|| class.to_string());
-        write!(f, " then class {name} (c = {:+.3})", r.output)
+        if r.offset != 0.0 {
+            write!(
+                f,
+                " then class {name} (d = {:+.3}, c = {:+.3})",
+                r.offset, r.output
+            )
+        } else {
+            write!(f, " then class {name} (c = {:+.3})", r.output)
+        }
     }
 }
 
@@ -402,6 +426,7 @@ pub(crate) fn export_rules(
                 units,
                 second_layer,
                 output: net.output_weight(k),
+                offset: net.rule_offset(k),
             }
         })
         .collect()

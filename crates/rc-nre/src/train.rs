@@ -36,6 +36,45 @@ pub enum StopOn {
     Error,
     /// The mean loss.
     Loss,
+    /// The Brier score `mean (p − [y = 1])²` of the probabilities
+    /// `loss.proba(f)` (ties broken by the error). NRE's default
+    /// ([`crate::NreParams::default`]): with the calibrated start the
+    /// kept epoch's probabilities are never worse on the validation rows
+    /// than the initial tree's; unlike the logistic loss it is bounded, so
+    /// one confidently wrong row cannot decide the epoch.
+    Brier,
+}
+
+/// (error, mean loss, Brier score) of a network on validation rows.
+pub(crate) type Scores = (f64, f64, f64);
+
+impl StopOn {
+    /// Whether validation scores `a` beat `b` for this criterion.
+    pub(crate) fn prefers(self, a: Scores, b: Scores) -> bool {
+        match self {
+            StopOn::Loss => a.1 < b.1,
+            StopOn::Error => a.0 < b.0 || (a.0 == b.0 && a.1 < b.1),
+            StopOn::Brier => a.2 < b.2 || (a.2 == b.2 && a.0 < b.0),
+        }
+    }
+}
+
+/// The error (`sign f` against the label), mean loss and Brier score of
+/// `loss.proba(f)` of `net` on `set` (weighted means with row weights).
+pub(crate) fn validation_scores<N: Network>(net: &N, set: &TrainSet<'_>, loss: Loss) -> Scores {
+    let f = scores_of(net, set.x);
+    let (mut wrong, mut value, mut brier, mut total) = (0.0, 0.0, 0.0, 0.0);
+    for (i, (&f, &y)) in f.iter().zip(set.y).enumerate() {
+        let w = set.weights.map_or(1.0, |w| w[i]);
+        if (f > 0.0) != (y > 0.0) {
+            wrong += w;
+        }
+        value += w * loss.value(f, y);
+        let target = if y > 0.0 { 1.0 } else { 0.0 };
+        brier += w * (loss.proba(f) - target).powi(2);
+        total += w;
+    }
+    (wrong / total, value / total, brier / total)
 }
 
 /// Training settings (plain data; chained setters; `validate()`).
@@ -207,6 +246,18 @@ pub struct TrainHistory {
     /// Validation error at initialisation (epoch 0), if validated.
     #[serde(default)]
     pub initial_val_error: Option<f64>,
+    /// Validation Brier score after each epoch (empty without validation).
+    #[serde(default)]
+    pub val_brier: Vec<f64>,
+    /// Validation Brier score at initialisation (epoch 0), if validated.
+    #[serde(default)]
+    pub initial_val_brier: Option<f64>,
+    /// Whether the model kept is NRE's calibrated copy of its tree
+    /// ([`crate::NreInit::Calibrated`]): it scored at least as well on the
+    /// validation rows as the best epoch (or nothing was trained).
+    /// `best_epoch` is then 0.
+    #[serde(default)]
+    pub kept_calibrated_tree: bool,
     /// The epoch whose parameters were kept (0 = the initialisation).
     pub best_epoch: usize,
     /// Epochs run.
@@ -566,40 +617,16 @@ pub fn train<N: Network>(
     let mut cache = N::Cache::default();
     let mut xb = DMatrix::zeros(0, 0);
     let mut yb = Vec::new();
-    // (error, loss) on the validation rows.
-    let evaluate = |net: &N| -> Option<(f64, f64)> {
-        val.as_ref().filter(|v| v.x.nrows() > 0).map(|v| {
-            let f = scores_of(net, v.x);
-            match v.weights {
-                None => {
-                    let wrong = f
-                        .iter()
-                        .zip(v.y)
-                        .filter(|(&f, &y)| (f > 0.0) != (y > 0.0))
-                        .count();
-                    (wrong as f64 / f.len() as f64, params.loss.mean(&f, v.y))
-                }
-                Some(w) => {
-                    let total: f64 = w.iter().sum();
-                    let (mut wrong, mut loss) = (0.0, 0.0);
-                    for ((&f, &y), &w) in f.iter().zip(v.y).zip(w) {
-                        if (f > 0.0) != (y > 0.0) {
-                            wrong += w;
-                        }
-                        loss += w * params.loss.value(f, y);
-                    }
-                    (wrong / total, loss / total)
-                }
-            }
-        })
+    let evaluate = |net: &N| -> Option<Scores> {
+        val.as_ref()
+            .filter(|v| v.x.nrows() > 0)
+            .map(|v| validation_scores(net, v, params.loss))
     };
-    let better = |a: (f64, f64), b: (f64, f64)| match params.stop_on {
-        StopOn::Loss => a.1 < b.1,
-        StopOn::Error => a.0 < b.0 || (a.0 == b.0 && a.1 < b.1),
-    };
+    let better = |a: Scores, b: Scores| params.stop_on.prefers(a, b);
     let mut best = evaluate(net);
     hist.initial_val_loss = best.map(|b| b.1);
     hist.initial_val_error = best.map(|b| b.0);
+    hist.initial_val_brier = best.map(|b| b.2);
     let mut best_params = best.map(|_| net.params().to_vec());
     let mut stall = 0;
     observer(0, net);
@@ -655,6 +682,7 @@ pub fn train<N: Network>(
         if let (Some(v), Some(b)) = (evaluate(net), best) {
             hist.val_error.push(v.0);
             hist.val_loss.push(v.1);
+            hist.val_brier.push(v.2);
             if better(v, b) {
                 best = Some(v);
                 hist.best_epoch = epoch;

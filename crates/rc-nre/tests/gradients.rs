@@ -50,8 +50,9 @@ fn check<N: Network>(net: &mut N, x: &DMatrix<f64>, y: &[f64], loss: Loss, l2: f
     nonzero
 }
 
-/// A network from a tree on `data`, its parameters perturbed so that the
-/// zero-initialised connections, `c` and (deep) `V` all matter.
+/// A network from a tree on `data` (calibrated start, so with rule
+/// offsets `d`), its parameters perturbed so that the zero-initialised
+/// connections, `c`, `d` and (deep) `V` all matter.
 fn perturbed_rules(deep: bool, seed: u64) -> (rc_nre::NeuralRules, DMatrix<f64>, Vec<f64>) {
     let data = rotated_xor(120, 2, 0.5, seed);
     let model = NreParams::default()
@@ -115,7 +116,9 @@ fn min_pooling_routes_the_gradient_to_the_active_unit_only() {
     // At initialisation, a training row lies in exactly one leaf: only the
     // units of that rule get gradient, and of them only the minimising one.
     let data = rotated_xor(200, 0, 0.3, 9);
-    let model = NreParams::default().max_depth(2).initialize(&data).unwrap();
+    // The paper's start: the calibrated one has c_k = 0, so no gradient
+    // reaches the units before the first step.
+    let model = NreParams::paper().max_depth(2).initialize(&data).unwrap();
     let net = model.network().clone();
     let x = model.network_inputs(&data).unwrap();
     let row = x.rows(0, 1).into_owned();

@@ -73,7 +73,8 @@ fn encoding_follows_eq4() {
         },
     )
     .unwrap();
-    let model = NreParams::default().max_depth(1).initialize(&data).unwrap();
+    // The paper's start (the default start is calibrated: tests/calibration.rs).
+    let model = NreParams::paper().max_depth(1).initialize(&data).unwrap();
     let net = model.network();
     assert_eq!(net.n_rules(), 2);
     let step = model.paths()[0][0];
@@ -114,7 +115,7 @@ fn encoding_follows_eq4() {
 fn unused_features_are_unconnected() {
     // Features 2.. of the rotated XOR are noise; a depth-2 tree uses few.
     let data = rotated_xor(400, 6, 0.4, 5);
-    let model = NreParams::default().max_depth(2).initialize(&data).unwrap();
+    let model = NreParams::paper().max_depth(2).initialize(&data).unwrap();
     let used: std::collections::BTreeSet<usize> =
         model.paths().iter().flatten().map(|s| s.feature).collect();
     assert_eq!(
@@ -133,6 +134,12 @@ fn unused_features_are_unconnected() {
         .sum::<usize>()
         + net.n_rules();
     assert_eq!(net.n_params(), expected);
+    // The calibrated start adds one offset d_k per rule.
+    let calibrated = NreParams::default().max_depth(2).initialize(&data).unwrap();
+    assert_eq!(
+        calibrated.network().n_params(),
+        expected + calibrated.network().n_rules()
+    );
 }
 
 proptest! {

@@ -177,8 +177,15 @@ fn refit_grows_the_tree_on_all_rows_and_trains_the_chosen_epochs() {
     let h = model.history();
     assert_eq!(h.refit_epochs, Some(h.best_epoch));
     // Exactly: the tree of all rows, trained for `best_epoch` epochs on
-    // all rows with the same batch seed.
-    let mut expect = params.initialize(&data).unwrap();
+    // all rows with the same batch seed, from the paper's network (fit
+    // trains from it whatever `init`; the calibrated copy is kept only
+    // when it beats every epoch).
+    assert!(!h.kept_calibrated_tree && h.best_epoch > 0, "{h:?}");
+    let mut expect = params
+        .clone()
+        .init(rc_nre::NreInit::Paper)
+        .initialize(&data)
+        .unwrap();
     assert_eq!(model.tree(), expect.tree());
     let all_rows = params
         .train
@@ -257,7 +264,8 @@ fn rule_set_says_what_the_rules_are() {
         let c = model.network().output_weights();
         for (k, rule) in set.rules.iter().enumerate() {
             assert_eq!(rule.coverage, coverage[k]);
-            assert_eq!(rule.outcome, Outcome::Value(c[k]));
+            let d = model.network().rule_offset(k);
+            assert_eq!(rule.outcome, Outcome::Value(d + c[k]));
             assert_eq!(rule.weight, 1.0);
             match (&rule.antecedent, deep) {
                 (Antecedent::Oblique(conditions), false) => {

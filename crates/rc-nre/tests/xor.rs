@@ -15,7 +15,8 @@ fn data() -> Dataset {
 /// full-batch Adam for `iterations` steps.
 fn single_rule(deep: bool, iterations: usize) -> (NreModel, NreModel) {
     let data = data();
-    let mut model = NreParams::default()
+    // The paper's start: Fig. 4 trains one rule from c_k = (n⁺ − n⁻)/n.
+    let mut model = NreParams::paper()
         .max_depth(5)
         .deep(deep)
         .initialize(&data)

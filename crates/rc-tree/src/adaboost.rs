@@ -431,6 +431,12 @@ impl RuleSource for AdaBoost {
         rules::pool_of(&self.trees, |e| self.estimator_weights[e])
     }
 
+    /// The argmax of each leaf's stored class weights (what the tree
+    /// predicts there); `None` for a regression tree.
+    fn pool_classes(&self) -> Option<Vec<usize>> {
+        rules::pool_classes_of(&self.trees)
+    }
+
     /// Coverage by routing the rows through the trees.
     fn pool_coverage(&self, data: &Dataset) -> rulecover_core::Result<CoverageMatrix> {
         let data = encode(&self.encoder, data)?;

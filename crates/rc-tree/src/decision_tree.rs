@@ -291,6 +291,12 @@ impl RuleSource for DecisionTree {
         rules::pool_of(std::slice::from_ref(&self.tree), |_| 1.0)
     }
 
+    /// The argmax of each leaf's stored class weights (what the tree
+    /// predicts there); `None` for a regression tree.
+    fn pool_classes(&self) -> Option<Vec<usize>> {
+        rules::pool_classes_of(std::slice::from_ref(&self.tree))
+    }
+
     /// Coverage by routing the rows through the tree.
     fn pool_coverage(&self, data: &Dataset) -> rulecover_core::Result<CoverageMatrix> {
         let data = encode(&self.encoder, data)?;

@@ -211,6 +211,25 @@ pub(crate) fn pool_of(trees: &[Tree], estimator_weight: impl Fn(usize) -> f64) -
     pool
 }
 
+/// The class each leaf of [`pool_of`] predicts in its own tree (the argmax
+/// of its stored class weights, ties to the lowest class), in the same
+/// order; `None` when a tree is a regression tree.
+pub(crate) fn pool_classes_of(trees: &[Tree]) -> Option<Vec<usize>> {
+    if !trees.iter().all(Tree::is_classifier) {
+        return None;
+    }
+    Some(
+        trees
+            .iter()
+            .flat_map(|t| {
+                t.leaf_ids()
+                    .into_iter()
+                    .map(move |id| rulecover_core::metrics::argmax(t.value(id)))
+            })
+            .collect(),
+    )
+}
+
 /// Which rows of `data` each pool rule covers, computed by routing the
 /// rows through the trees (equal to evaluating the rules).
 pub(crate) fn coverage_of(

@@ -189,6 +189,18 @@ pub trait RuleSource {
             data,
         ))
     }
+
+    /// The class each rule of [`RuleSource::rule_pool`] predicts in its own
+    /// estimator, in the same order: for a classification tree the argmax
+    /// of its leaf's stored class weights (under the sample, bootstrap or
+    /// boosting weights the tree was grown with; ties to the lowest
+    /// class), as the estimator itself predicts. `None` (the default) when
+    /// the rules carry no class of their own (hand-written rules, gradient
+    /// boosting's regression trees); RUX then labels them by the training
+    /// rows they cover.
+    fn pool_classes(&self) -> Option<Vec<usize>> {
+        None
+    }
 }
 
 /// Learning parameters whose random choices follow one seed, so that a

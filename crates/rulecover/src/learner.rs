@@ -3,9 +3,11 @@
 //! happens here: every fit is the library crate's.
 
 use rc_colgen::{RcBoostParams, RugParams};
-use rc_cover::{CoverSolver, Impurity, MircoParams, RuleCost, RuxBase, RuxParams, Uncovered};
+use rc_cover::{
+    CoverSolver, Impurity, LeafLabel, MircoParams, RuleCost, RuxBase, RuxParams, Uncovered,
+};
 use rc_glm::{BinarizerParams, GlrmParams, Pricing, RuleFitParams, RuleSpace};
-use rc_nre::{ConstantFeatures, Loss, MlpParams, NreParams, StopOn, TrainParams};
+use rc_nre::{ConstantFeatures, Loss, MlpParams, NreInit, NreParams, StopOn, TrainParams};
 use rc_tree::{
     AdaBoostAlgorithm, AdaBoostParams, Criterion, DecisionTreeParams, GradientBoostingParams,
     MaxFeatures, RandomForestParams, RandomStream,
@@ -124,6 +126,15 @@ fn rux_params(args: &Args) -> Result<RuxParams> {
         .uncovered(uncovered))
 }
 
+/// The class RUX's pool rules vote for (RUX only; RUG labels its own).
+fn leaf_label(args: &Args) -> Result<LeafLabel> {
+    Ok(match args.choice("leaf_label")? {
+        "estimator" => LeafLabel::Estimator,
+        "training_majority" => LeafLabel::TrainingMajority,
+        other => return Err(args.unhandled("leaf_label", other)),
+    })
+}
+
 fn binarizer(args: &Args) -> Result<BinarizerParams> {
     Ok(BinarizerParams::default().n_thresholds(args.int("n_thresholds")?))
 }
@@ -178,6 +189,7 @@ fn train_params(args: &Args) -> Result<TrainParams> {
     let stop_on = match args.choice("stop_on")? {
         "error" => StopOn::Error,
         "loss" => StopOn::Loss,
+        "brier" => StopOn::Brier,
         other => return Err(args.unhandled("stop_on", other)),
     };
     Ok(TrainParams {
@@ -298,22 +310,26 @@ impl Learner {
                     .seed(seed),
             ),
             "rux-rf" => Learner::Rux(
-                rux_params(args)?.base(RuxBase::Forest(
-                    RandomForestParams::classifier()
-                        .n_estimators(args.int("n_estimators")?)
-                        .max_depth(args.opt_int("max_depth")?)
-                        .max_features(max_features(args, MaxFeatures::Sqrt)?)
-                        .seed(seed),
-                )),
+                rux_params(args)?
+                    .leaf_label(leaf_label(args)?)
+                    .base(RuxBase::Forest(
+                        RandomForestParams::classifier()
+                            .n_estimators(args.int("n_estimators")?)
+                            .max_depth(args.opt_int("max_depth")?)
+                            .max_features(max_features(args, MaxFeatures::Sqrt)?)
+                            .seed(seed),
+                    )),
             ),
             "rux-ada" => Learner::Rux(
-                rux_params(args)?.base(RuxBase::AdaBoost(
-                    AdaBoostParams::new()
-                        .n_estimators(args.int("n_estimators")?)
-                        .max_depth(args.opt_int("max_depth")?)
-                        .algorithm(ada_algorithm(args)?)
-                        .seed(seed),
-                )),
+                rux_params(args)?
+                    .leaf_label(leaf_label(args)?)
+                    .base(RuxBase::AdaBoost(
+                        AdaBoostParams::new()
+                            .n_estimators(args.int("n_estimators")?)
+                            .max_depth(args.opt_int("max_depth")?)
+                            .algorithm(ada_algorithm(args)?)
+                            .seed(seed),
+                    )),
             ),
             "rug" | "rug-t" => Learner::Rug(
                 RugParams::default()
@@ -389,6 +405,11 @@ impl Learner {
                     .max_depth(args.int("max_depth")?)
                     .min_samples_leaf(args.int("min_samples_leaf")?)
                     .deep(spec.id == "nre-deep")
+                    .init(match args.choice("init")? {
+                        "calibrated" => NreInit::Calibrated,
+                        "paper" => NreInit::Paper,
+                        other => return Err(args.unhandled("init", other)),
+                    })
                     .train(train_params(args)?)
                     .refit(args.bool("refit")?)
                     .constant_features(constant_features(args)?)

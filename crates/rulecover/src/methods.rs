@@ -396,6 +396,12 @@ const UNCOVERED: ParamSpec = p(
     "first_estimator",
     "prediction for a row no rule covers: the first tree's leaf (authors' code) or the majority class",
 );
+const LEAF_LABEL: ParamSpec = p(
+    "leaf_label",
+    ParamKind::Choice(&["estimator", "training_majority"]),
+    "estimator",
+    "class a rule votes for: its tree's own prediction (boosting/bootstrap weights) or the unweighted training majority (authors' code, paper001 tables)",
+);
 const COST_CHOICES: &[&str] = &["rule_length", "uniform", "inverse_estimator_weight"];
 const COST_RULE_LENGTH: ParamSpec = p(
     "cost",
@@ -425,6 +431,7 @@ const RUX_RF_PARAMS: &[ParamSpec] = &[
     NORMALIZE_COSTS,
     THRESHOLD,
     UNCOVERED,
+    LEAF_LABEL,
 ];
 
 const RUX_ADA_PARAMS: &[ParamSpec] = &[
@@ -446,6 +453,7 @@ const RUX_ADA_PARAMS: &[ParamSpec] = &[
     NORMALIZE_COSTS,
     THRESHOLD,
     UNCOVERED,
+    LEAF_LABEL,
 ];
 
 const RUG_DEPTH: ParamSpec = p(
@@ -702,11 +710,24 @@ const LOSS: ParamSpec = p(
     "logistic",
     "training loss",
 );
+const STOP_ON_CHOICES: &[&str] = &["error", "loss", "brier"];
 const STOP_ON: ParamSpec = p(
     "stop_on",
-    ParamKind::Choice(&["error", "loss"]),
+    ParamKind::Choice(STOP_ON_CHOICES),
     "error",
     "what early stopping watches on the validation rows",
+);
+const NRE_STOP_ON: ParamSpec = p(
+    "stop_on",
+    ParamKind::Choice(STOP_ON_CHOICES),
+    "brier",
+    "what early stopping watches on the validation rows (paper004: error)",
+);
+const NRE_INIT: ParamSpec = p(
+    "init",
+    ParamKind::Choice(&["calibrated", "paper"]),
+    "calibrated",
+    "start: the tree's leaf frequencies as probabilities, or c_k = (n+ - n-)/n (paper004)",
 );
 const L2: ParamSpec = p(
     "l2",
@@ -740,8 +761,9 @@ const NRE_PARAMS: &[ParamSpec] = &[
     PATIENCE,
     VALIDATION_FRACTION,
     LOSS,
-    STOP_ON,
+    NRE_STOP_ON,
     L2,
+    NRE_INIT,
     p(
         "refit",
         ParamKind::Bool,

@@ -14,7 +14,7 @@
 //! picks from the LP's shape ([`rux_solver`]).
 
 use rc_colgen::RugParams;
-use rc_cover::{RuxParams, WeightedRuleModel};
+use rc_cover::{LeafLabel, RuxParams, WeightedRuleModel};
 use rc_tree::{AdaBoostAlgorithm, AdaBoostParams, DecisionTreeParams, RandomForestParams};
 use rulecover_core::{Dataset, Fit, Predict, RuleModel};
 use serde_json::json;
@@ -176,6 +176,15 @@ fn run_dt(job: &JobData) -> Result<Vec<Record>, JobError> {
     Ok(vec![rec])
 }
 
+/// Seed 001's leaf labels: every pool rule votes for the unweighted
+/// majority of the training rows it covers, as the authors' code does
+/// (`np.unique` counts of the leaf's labels), not for its tree's own
+/// (bootstrap- or boosting-weighted) class, the estimators' default
+/// (docs/reproduction/001.md).
+fn paper_labels(rux: RuxParams) -> RuxParams {
+    rux.leaf_label(LeafLabel::TrainingMajority)
+}
+
 /// RF (tuned) and RUX-RF on the tuned forest.
 fn run_rf_rux(job: &JobData) -> Result<Vec<Record>, JobError> {
     let grid = ensemble_grid(job.quick);
@@ -187,8 +196,9 @@ fn run_rf_rux(job: &JobData) -> Result<Vec<Record>, JobError> {
     sizes(&mut rf_rec, &rf);
     rf_rec.params.insert("max_depth".into(), json!(d));
     rf_rec.params.insert("n_estimators".into(), json!(n));
-    let (model, fit_s) =
-        timed(|| RuxParams::for_forest().fit_with(&rf, job.train, rux_solver().as_ref()));
+    let (model, fit_s) = timed(|| {
+        paper_labels(RuxParams::for_forest()).fit_with(&rf, job.train, rux_solver().as_ref())
+    });
     let mut rux = weighted_record(job, "RUX-RF", &model?, fit_s)?;
     rux.params
         .insert("forest".into(), json!({"max_depth": d, "n_estimators": n}));
@@ -206,8 +216,9 @@ fn run_ada_rux(job: &JobData) -> Result<Vec<Record>, JobError> {
     sizes(&mut ada_rec, &model);
     ada_rec.params.insert("max_depth".into(), json!(d));
     ada_rec.params.insert("n_estimators".into(), json!(n));
-    let (rux_model, fit_s) =
-        timed(|| RuxParams::for_adaboost().fit_with(&model, job.train, rux_solver().as_ref()));
+    let (rux_model, fit_s) = timed(|| {
+        paper_labels(RuxParams::for_adaboost()).fit_with(&model, job.train, rux_solver().as_ref())
+    });
     let mut rux = weighted_record(job, "RUX-ADA", &rux_model?, fit_s)?;
     rux.params.insert(
         "adaboost".into(),

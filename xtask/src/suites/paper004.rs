@@ -128,8 +128,11 @@ fn put_error(rec: &mut Record) {
     }
 }
 
+/// The paper's protocol ([`NreParams::paper`]: the paper's start, early
+/// stopping on the validation error), not the calibrated estimator default
+/// (docs/reproduction/004.md).
 fn nre_params(depth: usize, seed: u64) -> NreParams {
-    NreParams::default()
+    NreParams::paper()
         .max_depth(depth)
         .constant_features(ConstantFeatures::Ignore)
         .seed(seed)
