@@ -6,7 +6,7 @@
 mod common;
 
 use rc_glm::GlrmParams;
-use rc_nre::{ConstantFeatures, NreParams, TrainParams};
+use rc_nre::{ConstantFeatures, NreParams, StopOn, TrainParams};
 use rulecover::{fit, methods, FittedModel, Model};
 use rulecover_core::{generate, Dataset, Fit, Predict, Predictions, RuleModel, Schema};
 
@@ -183,6 +183,8 @@ fn each_class_has_its_own_seed_and_the_seed_decides_the_model() {
         .max_depth(3)
         .train(TrainParams {
             max_epochs: 3,
+            // NRE's default stopping rule (the registry's too).
+            stop_on: StopOn::Brier,
             ..TrainParams::default()
         })
         .constant_features(ConstantFeatures::Ignore)
@@ -265,6 +267,8 @@ fn two_classes_go_to_the_learner_itself() {
         .max_depth(3)
         .train(TrainParams {
             max_epochs: 3,
+            // NRE's default stopping rule (the registry's too).
+            stop_on: StopOn::Brier,
             ..TrainParams::default()
         })
         .constant_features(ConstantFeatures::Ignore)
