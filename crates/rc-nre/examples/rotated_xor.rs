@@ -11,7 +11,7 @@
 //! `bench-out/paper004-xor`) and prints how many positive and negative
 //! rows each support holds.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use rc_nre::plot::{support_svg, PlotOptions};
 use rc_nre::{NeuralRules, NreModel, NreParams, TrainParams};
@@ -42,13 +42,28 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     let long: usize = args.next().map_or(Ok(3000), |s| s.parse())?;
     let depth: usize = args.next().map_or(Ok(5), |s| s.parse())?;
-    std::fs::create_dir_all(&out)?;
+    run(&out, long, depth)?;
+    println!("wrote {}", out.display());
+    Ok(())
+}
+
+/// One support count: rule kind (`shallow`/`deep`), iteration, positives
+/// and negatives inside the support.
+type Count = (&'static str, usize, usize, usize);
+
+/// Trains the shallow and the deep rule for `long` iterations, writes the
+/// SVGs to `out` and returns the counts of iterations 0, 150 and `long`.
+fn run(out: &Path, long: usize, depth: usize) -> Result<Vec<Count>, Box<dyn std::error::Error>> {
+    std::fs::create_dir_all(out)?;
+    let mut counts = Vec::new();
     let data = rotated_xor(800, 0, std::f64::consts::FRAC_PI_4, 4);
     let n_pos = (0..data.n_rows()).filter(|&i| data.label(i) == 1).count();
     println!("rotated XOR: {} rows, {n_pos} positive", data.n_rows());
     for deep in [false, true] {
         let kind = if deep { "deep" } else { "shallow" };
-        let mut model = NreParams::default()
+        // The paper's start (c_k = (n⁺ − n⁻)/n, no offsets): the default
+        // NreInit::Calibrated has c_k = 0, so no rule would vote class 1.
+        let mut model = NreParams::paper()
             .max_depth(depth)
             .deep(deep)
             .initialize(&data)?;
@@ -78,6 +93,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let mut m = model.clone();
             m.set_network(net, &data)?;
             let (pos, neg) = covered(&m, &data);
+            counts.push((kind, epoch, pos, neg));
             let label = if epoch == 0 {
                 "init".to_string()
             } else if epoch == long {
@@ -102,6 +118,29 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
         }
     }
-    println!("wrote {}", out.display());
-    Ok(())
+    Ok(counts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The example reproduces the committed Figs. 4–5 counts
+    /// (docs/reproduction/004.md, "Rotated XOR") at iterations 0 and 150:
+    /// it must start from the paper's network, not the estimator default.
+    #[test]
+    fn rotated_xor_counts_at_150_iterations_match_the_reproduction() {
+        let out = std::env::temp_dir().join(format!("rc-nre-rotated-xor-{}", std::process::id()));
+        let counts = run(&out, 150, 5).unwrap();
+        std::fs::remove_dir_all(&out).unwrap();
+        assert_eq!(
+            counts,
+            vec![
+                ("shallow", 0, 129, 7),
+                ("shallow", 150, 180, 34),
+                ("deep", 0, 129, 7),
+                ("deep", 150, 393, 60),
+            ]
+        );
+    }
 }
