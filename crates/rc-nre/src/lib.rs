@@ -121,7 +121,7 @@ pub mod train;
 
 pub use adam::Adam;
 pub use data::{ConstantFeatures, Standardizer};
-pub use encode::{calibrate, encode_tree, EncodedTree, PathStep};
+pub use encode::{calibrate, encode_tree, EncodedTree, PathStep, CALIBRATION_CLIP};
 pub use error::{Error, Result};
 pub use loss::Loss;
 pub use mlp::{Mlp, MlpCache, MlpModel};
