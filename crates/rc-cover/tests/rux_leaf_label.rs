@@ -1,8 +1,9 @@
-//! RUX's leaf labels (`RuxParams::leaf_label`): by default a rule votes for
-//! the class its own tree predicts (AdaBoost: the class heaviest under that
-//! round's boosting weights), which keeps RUX-ADA's minority-class rules on
-//! imbalanced data; the training majority (seed 001's code) stays
-//! available, and parameter files without the field keep meaning it.
+//! RUX's leaf labels (`RuxParams::leaf_label`): with `LeafLabel::Estimator`
+//! a rule votes for the class its own tree predicts (AdaBoost: the class
+//! heaviest under that round's boosting weights), which keeps RUX-ADA's
+//! minority-class rules on imbalanced data; the training majority (seed
+//! 001's code) is the default, and parameter files without the field keep
+//! meaning it.
 
 use rc_cover::rux::label_rules;
 use rc_cover::{LeafLabel, RuxParams, SelectFrom};
@@ -66,7 +67,10 @@ fn rux_ada_keeps_the_minority_class_on_85_15_data() {
         let ada = stumps(seed).fit(&train).unwrap();
         let truth = test.labels().unwrap();
 
-        let rux = RuxParams::for_adaboost().fit_from(&ada, &train).unwrap();
+        let rux = RuxParams::for_adaboost()
+            .leaf_label(LeafLabel::Estimator)
+            .fit_from(&ada, &train)
+            .unwrap();
         let pred = rux.predict(&test).unwrap();
         let auc = auc_roc(&truth, &class1_scores(&pred)).unwrap().unwrap();
         let labels = pred.labels().unwrap();
@@ -148,7 +152,10 @@ fn estimator_labels_are_the_trees_own_predictions() {
         "no leaf's boosted class differs from its majority"
     );
 
-    let rux = RuxParams::for_adaboost().fit_from(&ada, &train).unwrap();
+    let rux = RuxParams::for_adaboost()
+        .leaf_label(LeafLabel::Estimator)
+        .fit_from(&ada, &train)
+        .unwrap();
     for r in rux.rules() {
         let j = majority
             .iter()
@@ -180,7 +187,10 @@ fn forest_leaves_vote_for_their_bootstrap_class() {
         .fit(&train)
         .unwrap();
     let classes = rf.pool_classes().unwrap();
-    let rux = RuxParams::for_forest().fit_from(&rf, &train).unwrap();
+    let rux = RuxParams::for_forest()
+        .leaf_label(LeafLabel::Estimator)
+        .fit_from(&rf, &train)
+        .unwrap();
     let pool = rf.rule_pool();
     for r in rux.rules() {
         let j = pool
@@ -193,15 +203,16 @@ fn forest_leaves_vote_for_their_bootstrap_class() {
 
 #[test]
 fn old_parameter_files_keep_the_training_majority() {
-    assert_eq!(RuxParams::default().leaf_label, LeafLabel::Estimator);
-    assert_eq!(RuxParams::for_adaboost().leaf_label, LeafLabel::Estimator);
-    let mut json = serde_json::to_value(RuxParams::for_adaboost()).unwrap();
+    assert_eq!(RuxParams::default().leaf_label, LeafLabel::TrainingMajority);
+    assert_eq!(
+        RuxParams::for_adaboost().leaf_label,
+        LeafLabel::TrainingMajority
+    );
+    let mut json =
+        serde_json::to_value(RuxParams::for_adaboost().leaf_label(LeafLabel::Estimator)).unwrap();
     assert_eq!(json["leaf_label"], "Estimator");
     json.as_object_mut().unwrap().remove("leaf_label");
     let old: RuxParams = serde_json::from_value(json).unwrap();
     assert_eq!(old.leaf_label, LeafLabel::TrainingMajority);
-    assert_eq!(
-        old.leaf_label(LeafLabel::Estimator),
-        RuxParams::for_adaboost()
-    );
+    assert_eq!(old, RuxParams::for_adaboost());
 }

@@ -399,8 +399,8 @@ const UNCOVERED: ParamSpec = p(
 const LEAF_LABEL: ParamSpec = p(
     "leaf_label",
     ParamKind::Choice(&["estimator", "training_majority"]),
-    "estimator",
-    "class a rule votes for: its tree's own prediction (boosting/bootstrap weights) or the unweighted training majority (authors' code, paper001 tables)",
+    "training_majority",
+    "class a rule votes for: the unweighted training majority (authors' code, paper001 tables) or its tree's own prediction (boosting/bootstrap weights; helps RUX-ADA on imbalanced binary data)",
 );
 const COST_CHOICES: &[&str] = &["rule_length", "uniform", "inverse_estimator_weight"];
 const COST_RULE_LENGTH: ParamSpec = p(
