@@ -6,7 +6,7 @@
 //! ```text
 //! cargo run --release -p rc-benches --example tree_timing -- adult [dt|rf|both] [repeats]
 //! cargo run --release -p rc-benches --example tree_timing -- adult rfseeds 5
-//! /usr/bin/time -v target/release/examples/tree_timing adult rf 1
+//! command time -v target/release/examples/tree_timing adult rf 1
 //! RAYON_NUM_THREADS=1 target/release/examples/tree_timing adult rf 3
 //! ```
 //! The data set is `magic`, `adult` (shared data directory) or `twonorm`

@@ -1,11 +1,11 @@
 //! The relational fact loader at scale: writes a generated BoostSRL
 //! folder with N facts, or loads one and prints what it read and how long
 //! it took — the measurement of docs/PERFORMANCE.md (peak memory with
-//! `/usr/bin/time -v`).
+//! `command time -v`).
 //!
 //! ```text
 //! cargo run --release -p rc-logic --example fact_load -- generate DIR 1000000
-//! /usr/bin/time -v target/release/examples/fact_load load DIR
+//! command time -v target/release/examples/fact_load load DIR
 //! ```
 //!
 //! The generated data are UW-CSE-like: people, courses and titles, five
