@@ -401,19 +401,33 @@ impl RuxParams {
         self.validate()?;
         let (encoder, train) = Encoder::fit(train, Encoding::Native)?;
         check_no_missing(&train)?;
+        let weights = vec![1.0; train.n_rows()];
+        self.fit_source(source, &train, &weights, encoder, solver)
+    }
+
+    /// RUX on `source`'s rule pool over encoded `train` rows: the pool
+    /// ([`Error::EmptyPool`] when it has no rule), its coverage, its rules'
+    /// classes as [`RuxParams::leaf_label`] asks, then the LP.
+    fn fit_source<S: RuleSource + ?Sized>(
+        &self,
+        source: &S,
+        train: &Dataset,
+        weights: &[f64],
+        encoder: Encoder,
+        solver: &dyn LpSolver,
+    ) -> Result<WeightedRuleModel> {
         let rules = source.rule_pool();
         if rules.is_empty() {
             return Err(Error::EmptyPool);
         }
-        let coverage = source.pool_coverage(&train)?;
-        let weights = vec![1.0; train.n_rows()];
+        let coverage = source.pool_coverage(train)?;
         let classes = self.estimator_classes(source, rules.len())?;
         self.fit_encoded(
             rules,
             classes.as_deref(),
             &coverage,
-            &train,
-            &weights,
+            train,
+            weights,
             encoder,
             solver,
         )
@@ -469,21 +483,7 @@ impl RuxParams {
         let encoder = source.encoder().clone();
         let train = encoded(&encoder, train)?;
         let (train, weights) = positive_rows(&train, weights)?;
-        let rules = source.rule_pool();
-        if rules.is_empty() {
-            return Err(Error::EmptyPool);
-        }
-        let coverage = source.pool_coverage(&train)?;
-        let classes = self.estimator_classes(source, rules.len())?;
-        self.fit_encoded(
-            rules,
-            classes.as_deref(),
-            &coverage,
-            &train,
-            &weights,
-            encoder,
-            solver,
-        )
+        self.fit_source(source, &train, &weights, encoder, solver)
     }
 
     /// Runs RUX on rules and their (already computed) training coverage;
