@@ -124,7 +124,7 @@ class RUXClassifier(_Classifier):
 
     def __init__(self, ensemble="rf", n_estimators=100, max_depth=2, max_features="auto",
                  algorithm="samme", eps=0.01, cost=None, normalize_costs=True,
-                 threshold=1e-6, uncovered="first_estimator", leaf_label="training_majority",
+                 threshold=1e-6, uncovered="first_estimator", leaf_label="balanced",
                  random_state=None, n_jobs=None):
         self.ensemble = ensemble
         self.n_estimators = n_estimators

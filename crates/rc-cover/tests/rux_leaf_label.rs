@@ -1,9 +1,11 @@
-//! RUX's leaf labels (`RuxParams::leaf_label`): with `LeafLabel::Estimator`
-//! a rule votes for the class its own tree predicts (AdaBoost: the class
-//! heaviest under that round's boosting weights), which keeps RUX-ADA's
-//! minority-class rules on imbalanced data; the training majority (seed
-//! 001's code) is the default, and parameter files without the field keep
-//! meaning it.
+//! RUX's leaf labels (`RuxParams::leaf_label`): by default
+//! (`LeafLabel::Balanced`) a rule votes for the class with the largest
+//! share of its training rows covered, which keeps RUX-ADA's minority-class
+//! rules on imbalanced data and is the training majority on balanced
+//! classes; with `LeafLabel::Estimator` it votes for the class its own tree
+//! predicts (AdaBoost: the class heaviest under that round's boosting
+//! weights); the training majority (seed 001's code) stays an option, and
+//! parameter files without the field keep meaning it.
 
 use rc_cover::rux::label_rules;
 use rc_cover::{LeafLabel, RuxParams, SelectFrom};
@@ -55,8 +57,29 @@ fn class1_scores(pred: &Predictions) -> Vec<f64> {
     pred.positive_proba().unwrap()
 }
 
+/// AUC, rows predicted as class 1, kept rules and kept class-1 rules of
+/// RUX-ADA with `label` on `ada`'s rules.
+fn rux_ada_on(
+    label: LeafLabel,
+    ada: &rc_tree::AdaBoost,
+    train: &Dataset,
+    test: &Dataset,
+) -> (f64, usize, usize, usize) {
+    let rux = RuxParams::for_adaboost()
+        .leaf_label(label)
+        .fit_from(ada, train)
+        .unwrap();
+    let pred = rux.predict(test).unwrap();
+    let truth = test.labels().unwrap();
+    let auc = auc_roc(&truth, &class1_scores(&pred)).unwrap().unwrap();
+    let minority = pred.labels().unwrap().iter().filter(|&&c| c == 1).count();
+    let class1_rules = rux.rules().iter().filter(|r| r.class == 1).count();
+    (auc, minority, rux.rules().len(), class1_rules)
+}
+
 #[test]
 fn rux_ada_keeps_the_minority_class_on_85_15_data() {
+    assert_eq!(RuxParams::for_adaboost().leaf_label, LeafLabel::Balanced);
     let mut minority_share = Vec::new();
     for seed in 0..3u64 {
         let train = imbalanced(1500, 100 + seed);
@@ -65,61 +88,111 @@ fn rux_ada_keeps_the_minority_class_on_85_15_data() {
         let share = counts[1] as f64 / train.n_rows() as f64;
         assert!((0.12..0.18).contains(&share), "class 1 share {share}");
         let ada = stumps(seed).fit(&train).unwrap();
-        let truth = test.labels().unwrap();
 
-        let rux = RuxParams::for_adaboost()
-            .leaf_label(LeafLabel::Estimator)
-            .fit_from(&ada, &train)
-            .unwrap();
-        let pred = rux.predict(&test).unwrap();
-        let auc = auc_roc(&truth, &class1_scores(&pred)).unwrap().unwrap();
-        let labels = pred.labels().unwrap();
-        let minority = labels.iter().filter(|&&c| c == 1).count();
-        assert!(auc > 0.7, "seed {seed}: RUX-ADA AUC {auc}");
-        assert!(minority > 0, "seed {seed}: no row predicted as class 1");
-        assert!(
-            rux.rules().iter().any(|r| r.class == 1),
-            "seed {seed}: no kept rule votes for class 1"
-        );
+        for label in [LeafLabel::Balanced, LeafLabel::Estimator] {
+            let (auc, minority, rules, class1_rules) = rux_ada_on(label, &ada, &train, &test);
+            eprintln!(
+                "seed {seed}: {label:?} labels AUC {auc:.3}, {minority} rows class 1, \
+                 {rules} rules ({class1_rules} for class 1)"
+            );
+            assert!(auc > 0.7, "seed {seed}: {label:?}: RUX-ADA AUC {auc}");
+            assert!(
+                minority > 0,
+                "seed {seed}: {label:?}: no row predicted as class 1"
+            );
+            assert!(
+                class1_rules > 0,
+                "seed {seed}: {label:?}: no kept rule votes for class 1"
+            );
+            // Not a trivial "everything is class 1" either.
+            minority_share.push(minority as f64 / test.n_rows() as f64);
+        }
 
         // The seed 001 labels on the same ensemble: most stump leaves'
-        // unweighted majority is class 0.
-        let paper = RuxParams::for_adaboost()
-            .leaf_label(LeafLabel::TrainingMajority)
-            .fit_from(&ada, &train)
-            .unwrap();
-        let paper_pred = paper.predict(&test).unwrap();
-        let paper_auc = auc_roc(&truth, &class1_scores(&paper_pred))
-            .unwrap()
-            .unwrap();
-        let paper_minority = paper_pred
-            .labels()
-            .unwrap()
-            .iter()
-            .filter(|&&c| c == 1)
-            .count();
+        // unweighted majority is class 0, and RUX-ADA is (nearly) ZeroR,
+        // as in the issue.
+        let (paper_auc, paper_minority, rules, class1_rules) =
+            rux_ada_on(LeafLabel::TrainingMajority, &ada, &train, &test);
         eprintln!(
-            "seed {seed}: estimator labels AUC {auc:.3}, {minority} rows class 1, {} rules \
-             ({} for class 1); training-majority labels AUC {paper_auc:.3}, {paper_minority} \
-             rows class 1, {} rules ({} for class 1)",
-            rux.rules().len(),
-            rux.rules().iter().filter(|r| r.class == 1).count(),
-            paper.rules().len(),
-            paper.rules().iter().filter(|r| r.class == 1).count(),
+            "seed {seed}: training-majority labels AUC {paper_auc:.3}, {paper_minority} rows \
+             class 1, {rules} rules ({class1_rules} for class 1)"
         );
-        // The data reproduce the issue: with the unweighted majority,
-        // RUX-ADA is (nearly) ZeroR.
         assert!(
             paper_auc < 0.6,
             "seed {seed}: training-majority AUC {paper_auc}"
         );
-        minority_share.push(minority as f64 / labels.len() as f64);
     }
-    // Not a trivial "everything is class 1" either.
     assert!(
         minority_share.iter().all(|&s| s < 0.5),
         "{minority_share:?}"
     );
+}
+
+/// Three overlapping Gaussian blobs in two features, 100 rows each, with
+/// the centers of scikit-learn's `check_classifiers_train` data
+/// (`make_blobs(n_samples=300, random_state=0)`, unit variance), the
+/// features optionally rounded to integers.
+fn blobs(n: usize, seed: u64, integer: bool) -> Dataset {
+    let mut rng = Rng::new(seed);
+    let centers = [[0.976, 4.304], [2.055, 0.898], [-1.527, 2.918]];
+    let mut cols = vec![Vec::with_capacity(n), Vec::with_capacity(n)];
+    let mut labels = Vec::with_capacity(n);
+    for i in 0..n {
+        let c = i % 3;
+        for (j, col) in cols.iter_mut().enumerate() {
+            let v = centers[c][j] + rng.normal();
+            col.push(if integer { v.round() } else { v });
+        }
+        labels.push(c);
+    }
+    Dataset::new(
+        "blobs",
+        vec![Feature::numeric("x0"), Feature::numeric("x1")],
+        cols,
+        Target::Classes {
+            labels,
+            names: vec!["a".into(), "b".into(), "c".into()],
+        },
+    )
+    .unwrap()
+}
+
+#[test]
+fn balanced_labels_are_the_training_majority_on_balanced_classes() {
+    // scikit-learn's `check_classifiers_train` fits RUX-ADA on 3 blobs of
+    // exactly 100 rows and asks for a training accuracy above 0.83: the
+    // training majority's labels pass it (0.86), the estimator's did not
+    // (0.74). With equal class totals the balanced shares order the
+    // classes as the counts do, so the model is the training majority's
+    // exactly: the same rules, classes, weights and predictions.
+    for seed in 0..3u64 {
+        for integer in [false, true] {
+            let train = blobs(300, 40 + seed, integer);
+            assert_eq!(train.class_counts(), vec![100, 100, 100]);
+            for n_estimators in [5, 50] {
+                let ada = AdaBoostParams::new()
+                    .max_depth(2)
+                    .n_estimators(n_estimators)
+                    .algorithm(AdaBoostAlgorithm::Samme)
+                    .seed(seed)
+                    .fit(&train)
+                    .unwrap();
+                let fit = |label: LeafLabel| {
+                    RuxParams::for_adaboost()
+                        .leaf_label(label)
+                        .fit_from(&ada, &train)
+                        .unwrap()
+                };
+                let balanced = fit(LeafLabel::Balanced);
+                let majority = fit(LeafLabel::TrainingMajority);
+                assert_eq!(balanced.rules(), majority.rules(), "seed {seed}");
+                assert_eq!(
+                    balanced.predict(&train).unwrap(),
+                    majority.predict(&train).unwrap()
+                );
+            }
+        }
+    }
 }
 
 #[test]
@@ -203,16 +276,16 @@ fn forest_leaves_vote_for_their_bootstrap_class() {
 
 #[test]
 fn old_parameter_files_keep_the_training_majority() {
-    assert_eq!(RuxParams::default().leaf_label, LeafLabel::TrainingMajority);
-    assert_eq!(
-        RuxParams::for_adaboost().leaf_label,
-        LeafLabel::TrainingMajority
-    );
+    assert_eq!(RuxParams::default().leaf_label, LeafLabel::Balanced);
+    assert_eq!(RuxParams::for_adaboost().leaf_label, LeafLabel::Balanced);
     let mut json =
         serde_json::to_value(RuxParams::for_adaboost().leaf_label(LeafLabel::Estimator)).unwrap();
     assert_eq!(json["leaf_label"], "Estimator");
     json.as_object_mut().unwrap().remove("leaf_label");
     let old: RuxParams = serde_json::from_value(json).unwrap();
     assert_eq!(old.leaf_label, LeafLabel::TrainingMajority);
-    assert_eq!(old, RuxParams::for_adaboost());
+    assert_eq!(
+        old,
+        RuxParams::for_adaboost().leaf_label(LeafLabel::TrainingMajority)
+    );
 }

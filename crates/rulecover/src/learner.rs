@@ -129,6 +129,7 @@ fn rux_params(args: &Args) -> Result<RuxParams> {
 /// The class RUX's pool rules vote for (RUX only; RUG labels its own).
 fn leaf_label(args: &Args) -> Result<LeafLabel> {
     Ok(match args.choice("leaf_label")? {
+        "balanced" => LeafLabel::Balanced,
         "estimator" => LeafLabel::Estimator,
         "training_majority" => LeafLabel::TrainingMajority,
         other => return Err(args.unhandled("leaf_label", other)),

@@ -398,9 +398,9 @@ const UNCOVERED: ParamSpec = p(
 );
 const LEAF_LABEL: ParamSpec = p(
     "leaf_label",
-    ParamKind::Choice(&["estimator", "training_majority"]),
-    "training_majority",
-    "class a rule votes for: the unweighted training majority (authors' code, paper001 tables) or its tree's own prediction (boosting/bootstrap weights; helps RUX-ADA on imbalanced binary data)",
+    ParamKind::Choice(&["balanced", "training_majority", "estimator"]),
+    "balanced",
+    "class a rule votes for: the class with the largest share of its training rows covered (class-balanced majority; keeps minority-class rules on imbalanced data), the unweighted training majority (authors' code, paper001 tables) or its tree's own prediction (boosting/bootstrap weights)",
 );
 const COST_CHOICES: &[&str] = &["rule_length", "uniform", "inverse_estimator_weight"];
 const COST_RULE_LENGTH: ParamSpec = p(
