@@ -13,6 +13,7 @@ only carries the BoostSRL texts.
 """
 
 import os
+import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -81,16 +82,31 @@ class Database:
         return (_clauses(self.facts), _clauses(self.pos), _clauses(self.neg))
 
 
+def _warn(lines):
+    """Each loader warning (repeated example lines, each kept once) as a
+    ``UserWarning``."""
+    for line in lines:
+        warnings.warn(line, UserWarning, stacklevel=3)
+
+
+def _scored(native, database, duplicates="warn"):
+    """``(probabilities, labels)`` of ``database``'s examples from a native
+    model, with the loader's warnings raised as ``UserWarning``."""
+    p, labels, loader_warnings = native.predict_proba(database.texts(), duplicates)
+    _warn(loader_warnings)
+    return np.asarray(p), np.asarray(labels)
+
+
 class _Compressed:
     """A CoTE decision list over the ensemble's clauses."""
 
-    def __init__(self, native):
+    def __init__(self, native, duplicates="warn"):
         self._native = native
+        self._duplicates = duplicates
 
     def predict_proba(self, database):
         """Probability that each example of ``database`` is positive."""
-        p, _ = self._native.predict_proba(database.texts())
-        return np.asarray(p)
+        return _scored(self._native, database, self._duplicates)[0]
 
     def predict(self, database, threshold=0.5):
         """Whether each example is predicted positive."""
@@ -123,12 +139,14 @@ class BoostedRDNClassifier(ClassifierMixin, BaseEstimator):
     ``max_tree_depth`` counts as BoostSRL's ``maxTreeDepth`` (3 = four test
     levels), ``node_size`` the literals per node test, ``number_of_clauses``
     the leaves per tree, ``neg_pos_ratio`` the negatives sampled per positive
-    (None = all).
+    (None = all). An example repeated in a database's ``pos`` or ``neg``
+    list is kept once, with a ``UserWarning`` naming the count and the
+    first repeat; ``duplicates="error"`` makes it a ``ValueError``.
     """
 
     def __init__(self, background=None, target="None", n_estimators=20,
                  neg_pos_ratio=2.0, max_tree_depth=3, node_size=2, number_of_clauses=100,
-                 random_state=None, n_jobs=None):
+                 random_state=None, n_jobs=None, duplicates="warn"):
         self.background = background
         self.target = target
         self.n_estimators = n_estimators
@@ -138,6 +156,7 @@ class BoostedRDNClassifier(ClassifierMixin, BaseEstimator):
         self.number_of_clauses = number_of_clauses
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.duplicates = duplicates
 
     def _params(self):
         return {
@@ -153,10 +172,11 @@ class BoostedRDNClassifier(ClassifierMixin, BaseEstimator):
         if not isinstance(self.background, Background):
             raise ValueError("background must be a rulecover.relational.Background")
         params = [(k, param_text(v)) for k, v in self._params().items()]
-        self.estimators_ = RelationalModel.fit(
+        self.estimators_, loader_warnings = RelationalModel.fit(
             "rfgb", params, self.background.text(), str(self.target), database.texts(),
-            seed_of(self.random_state), threads(self.n_jobs),
+            seed_of(self.random_state), threads(self.n_jobs), self.duplicates,
         )
+        _warn(loader_warnings)
         self.classes_ = np.array([0, 1])
         return self
 
@@ -164,8 +184,7 @@ class BoostedRDNClassifier(ClassifierMixin, BaseEstimator):
         """Probability that each example of ``database`` is positive
         (positives first, then negatives, as in the database)."""
         check_is_fitted(self, "estimators_")
-        p, _ = self.estimators_.predict_proba(database.texts())
-        return np.asarray(p)
+        return _scored(self.estimators_, database, self.duplicates)[0]
 
     def predict(self, database, threshold=0.5):
         """1 for examples predicted positive, else 0."""
@@ -174,8 +193,8 @@ class BoostedRDNClassifier(ClassifierMixin, BaseEstimator):
     def score(self, database):
         """Accuracy on the examples of ``database``."""
         check_is_fitted(self, "estimators_")
-        p, labels = self.estimators_.predict_proba(database.texts())
-        return float(np.mean((np.asarray(p) >= 0.5) == np.asarray(labels)))
+        p, labels = _scored(self.estimators_, database, self.duplicates)
+        return float(np.mean((p >= 0.5) == labels))
 
     def rules(self):
         """The trees, printed."""
@@ -186,4 +205,4 @@ class BoostedRDNClassifier(ClassifierMixin, BaseEstimator):
         """One decision list equivalent to the ensemble: ``"scote"``
         (logically) or ``"ecote"`` (on the training examples)."""
         check_is_fitted(self, "estimators_")
-        return _Compressed(self.estimators_.compress(method))
+        return _Compressed(self.estimators_.compress(method), self.duplicates)

@@ -7,16 +7,32 @@
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rc_logic::cote::{ecote, scote, DecisionList, EcoteParams, ScoteParams, Status};
-use rc_logic::{Problem, SplitText, TreeEnsemble};
+use rc_logic::{DuplicatePolicy, Problem, SplitText, TreeEnsemble};
 
 use crate::errors;
 
 /// The texts of one split: facts, positive and negative examples.
 type Texts = (String, String, String);
 
-/// The problem with `split` as its only (training) split.
-fn problem(background: &str, target: &str, split: &Texts) -> PyResult<Problem> {
-    Problem::from_texts(
+/// The problem with `split` as its only (training) split, and one warning
+/// line per examples text with repeated examples (each kept once); under
+/// `duplicates="error"` a repeat is a `ValueError` naming the first one.
+fn problem(
+    background: &str,
+    target: &str,
+    split: &Texts,
+    duplicates: &str,
+) -> PyResult<(Problem, Vec<String>)> {
+    let policy = match duplicates {
+        "warn" => DuplicatePolicy::Warn,
+        "error" => DuplicatePolicy::Error,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "duplicates={other:?}: expected \"warn\" or \"error\""
+            )))
+        }
+    };
+    let problem = Problem::from_texts(
         (background, "background"),
         target,
         SplitText {
@@ -26,12 +42,16 @@ fn problem(background: &str, target: &str, split: &Texts) -> PyResult<Problem> {
         },
         None,
     )
-    .map_err(errors::logic)
+    .map_err(errors::logic)?;
+    let report = problem.load_report();
+    report.check(policy).map_err(errors::logic)?;
+    Ok((problem, report.warnings()))
 }
 
 /// What a relational model predicts: probabilities of the examples of
-/// `split` (in the data's example order) and their labels.
-type Scored = (Vec<f64>, Vec<bool>);
+/// `split` (in the data's example order), their labels, and the loader's
+/// warnings (repeated examples).
+type Scored = (Vec<f64>, Vec<bool>, Vec<String>);
 
 /// A fitted relational ensemble (RFGB or bagging) with the background and
 /// training texts it was fitted on.
@@ -47,9 +67,11 @@ struct RelationalModel {
 impl RelationalModel {
     /// Fits relational method `method` (`rfgb`, `bagging`) with registry
     /// parameters on the background text, target name and training
-    /// texts. The GIL is released while fitting.
+    /// texts; returns the model and the loader's warnings (repeated
+    /// examples, or a `ValueError` under `duplicates="error"`). The GIL is
+    /// released while fitting.
     #[staticmethod]
-    #[pyo3(signature = (method, params, background, target, train, seed, n_jobs=None))]
+    #[pyo3(signature = (method, params, background, target, train, seed, n_jobs=None, duplicates="warn"))]
     #[allow(clippy::too_many_arguments)]
     fn fit(
         py: Python<'_>,
@@ -60,32 +82,37 @@ impl RelationalModel {
         train: Texts,
         seed: u64,
         n_jobs: Option<usize>,
-    ) -> PyResult<Self> {
+        duplicates: &str,
+    ) -> PyResult<(Self, Vec<String>)> {
         let method = method.to_string();
+        let duplicates = duplicates.to_string();
         py.detach(move || {
-            let p = problem(&background, &target, &train)?;
+            let (p, warnings) = problem(&background, &target, &train, &duplicates)?;
             let fitted = crate::with_threads(n_jobs, || {
                 rulecover::fit_relational(&method, &params, &p, seed)
             })?
             .map_err(errors::registry)?;
-            Ok(RelationalModel {
+            let model = RelationalModel {
                 background,
                 target,
                 train,
                 ensemble: fitted.ensemble,
-            })
+            };
+            Ok((model, warnings))
         })
     }
 
-    /// Probabilities that the examples of `split` are positive, and their
-    /// labels, in the data's example order.
-    fn predict_proba(&self, py: Python<'_>, split: Texts) -> PyResult<Scored> {
+    /// Probabilities that the examples of `split` are positive, their
+    /// labels, in the data's example order, and the loader's warnings.
+    #[pyo3(signature = (split, duplicates="warn"))]
+    fn predict_proba(&self, py: Python<'_>, split: Texts, duplicates: &str) -> PyResult<Scored> {
         py.detach(|| {
-            let p = problem(&self.background, &self.target, &split)?;
+            let (p, warnings) = problem(&self.background, &self.target, &split, duplicates)?;
             let model = self.ensemble.rebind(&p.vocab).map_err(errors::logic)?;
             Ok((
                 model.predict_proba(&p.train),
                 p.train.examples.labels.clone(),
+                warnings,
             ))
         })
     }
@@ -115,7 +142,8 @@ impl RelationalModel {
             let outcome = match method.as_str() {
                 "scote" => scote(&self.ensemble, &ScoteParams::default()),
                 "ecote" => {
-                    let p = problem(&self.background, &self.target, &self.train)?;
+                    // Warnings were given when the model was fitted.
+                    let (p, _) = problem(&self.background, &self.target, &self.train, "warn")?;
                     let ens = self.ensemble.rebind(&p.vocab).map_err(errors::logic)?;
                     ecote(
                         &ens,
@@ -157,15 +185,17 @@ struct RelationalList {
 
 #[pymethods]
 impl RelationalList {
-    /// Probabilities that the examples of `split` are positive, and their
-    /// labels, in the data's example order.
-    fn predict_proba(&self, py: Python<'_>, split: Texts) -> PyResult<Scored> {
+    /// Probabilities that the examples of `split` are positive, their
+    /// labels, in the data's example order, and the loader's warnings.
+    #[pyo3(signature = (split, duplicates="warn"))]
+    fn predict_proba(&self, py: Python<'_>, split: Texts, duplicates: &str) -> PyResult<Scored> {
         py.detach(|| {
-            let p = problem(&self.background, &self.target, &split)?;
+            let (p, warnings) = problem(&self.background, &self.target, &split, duplicates)?;
             let list = self.list.rebind(&p.vocab).map_err(errors::logic)?;
             Ok((
                 list.predict_proba(&p.train),
                 p.train.examples.labels.clone(),
+                warnings,
             ))
         })
     }

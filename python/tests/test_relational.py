@@ -39,3 +39,27 @@ def test_relational_errors_are_value_errors():
     with pytest.raises(ValueError, match="scote"):
         BoostedRDNClassifier(background=bk, target="father", n_estimators=2).fit(
             Database(pos=POS, neg=NEG, facts=FACTS)).compress("zip")
+
+
+def test_repeated_examples_warn_or_raise():
+    bk = Background(modes=MODES)
+    repeated = Database(pos=POS + [POS[1]], neg=NEG, facts=FACTS)
+    clf = BoostedRDNClassifier(background=bk, target="father", n_estimators=2,
+                               neg_pos_ratio=None, random_state=1)
+    with pytest.warns(UserWarning, match=r"pos: 1 duplicate example line\(s\) dropped"):
+        clf.fit(repeated)
+    # Kept once: the same model as on the data without the repeat.
+    clean = BoostedRDNClassifier(background=bk, target="father", n_estimators=2,
+                                 neg_pos_ratio=None, random_state=1).fit(
+        Database(pos=POS, neg=NEG, facts=FACTS))
+    assert clf.rules() == clean.rules()
+    with pytest.warns(UserWarning, match="father\\(bob, ?ann\\)"):
+        p = clf.predict_proba(repeated)
+    assert p.shape == (len(POS) + len(NEG),)
+    strict = BoostedRDNClassifier(background=bk, target="father", n_estimators=2,
+                                  duplicates="error")
+    with pytest.raises(ValueError, match="father\\(bob, ?ann\\)"):
+        strict.fit(repeated)
+    with pytest.raises(ValueError, match="duplicates"):
+        BoostedRDNClassifier(background=bk, target="father", n_estimators=2,
+                             duplicates="drop").fit(repeated)
