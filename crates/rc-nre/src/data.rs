@@ -89,12 +89,14 @@ pub(crate) fn signed_labels(data: &Dataset) -> Result<Vec<f64>> {
             return Err(Error::NotBinary {
                 dataset: data.name().to_string(),
                 what: "a real-valued target".into(),
+                hint: String::new(),
             })
         }
         Target::None => {
             return Err(Error::NotBinary {
                 dataset: data.name().to_string(),
                 what: "no target".into(),
+                hint: String::new(),
             })
         }
     };
@@ -102,6 +104,9 @@ pub(crate) fn signed_labels(data: &Dataset) -> Result<Vec<f64>> {
         return Err(Error::NotBinary {
             dataset: data.name().to_string(),
             what: format!("{} classes", names.len()),
+            hint: ": fit more classes one-vs-rest (rulecover_core::OneVsRest; \
+                   the command line and Python do)"
+                .into(),
         });
     }
     let counts = data.class_counts();

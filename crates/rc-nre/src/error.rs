@@ -25,18 +25,21 @@ pub enum Error {
         reason: String,
     },
 
-    /// The target is not a two-class label (regression or multiclass);
-    /// more classes can be fitted one-vs-rest with
-    /// [`rulecover_core::OneVsRest`].
+    /// The target is not a two-class label (a real-valued target, none,
+    /// or more classes); more classes can be fitted one-vs-rest with
+    /// [`rulecover_core::OneVsRest`], which `hint` then says.
     #[error(
         "dataset '{dataset}' has {what}; NRE and the MLP baseline learn two classes \
-         (labels 0/1): fit more classes one-vs-rest (rulecover_core::OneVsRest)"
+         (labels 0/1){hint}"
     )]
     NotBinary {
         /// The dataset's name.
         dataset: String,
         /// What the target is.
         what: String,
+        /// What to do instead, with its leading separator (empty when
+        /// nothing applies).
+        hint: String,
     },
 
     /// The training data holds only one class.

@@ -70,7 +70,7 @@ pub enum Error {
         more: String,
     },
     /// A numeric column has a missing value and the policy forbids it.
-    #[error("{file}: column '{column}' has a missing value at row {row}{more}; choose MissingNumeric::DropRows or ::Keep to accept it")]
+    #[error("{file}: column '{column}' has a missing value at row {row}{more}; to accept it, drop such rows or keep them as missing (command line: --missing drop|keep; CsvOptions::missing_numeric)")]
     MissingValue {
         /// The file.
         file: String,
