@@ -27,7 +27,7 @@ def rulefit():
         tree_size=s["tree_size"],
         max_rules=settings.rulefit_max_rules(s["n_trees"], s["tree_size"]),
         learning_rate=s["learning_rate"], lambda0=s["lambda0"], lambda1=0.0,
-        n_thresholds=settings.LRR["n_thresholds"], random_state=0)
+        n_thresholds=settings.RULEFIT_N_THRESHOLDS, random_state=0)
 
 
 #: Methods whose tree learners need complete data: missing categorical
