@@ -796,9 +796,7 @@ impl SupportGram {
             let mut row_ptr = vec![0usize; n + 1];
             for &k in active {
                 match &problem.columns[k] {
-                    Column::Binary(rows) => {
-                        rows.iter().for_each(|&i| row_ptr[i as usize + 1] += 1)
-                    }
+                    Column::Binary(rows) => rows.iter().for_each(|&i| row_ptr[i as usize + 1] += 1),
                     Column::Dense(_) => row_ptr.iter_mut().skip(1).for_each(|x| *x += 1),
                 }
             }
@@ -817,11 +815,7 @@ impl SupportGram {
             self.sums[0] = total;
             self.len = len;
         }
-        let mut fresh: Vec<usize> = support
-            .iter()
-            .copied()
-            .filter(|&s| !self.held[s])
-            .collect();
+        let mut fresh: Vec<usize> = support.iter().copied().filter(|&s| !self.held[s]).collect();
         if fresh.is_empty() {
             return;
         }
@@ -896,7 +890,7 @@ fn support_newton(
         grad[0] += v;
     }
     let mut sums = Vec::with_capacity(ks.len());
-    dots(&problem.columns, ks, q, 0.0, &mut sums);
+    dots(problem.columns, ks, q, 0.0, &mut sums);
     grad[1..].copy_from_slice(&sums);
     // The support's lower triangle from the Gram of the active columns.
     let gd = gram.len + 1;

@@ -199,8 +199,8 @@ impl LiteralTreeGrower {
             };
             let (left_rows, right_rows, left, right) = self.sides(&node.rows, inbag, feature, y, w);
             let (il, ir) = (left.impurity(), right.impurity());
-            let improvement = (tot.w / w_total)
-                * (impurity - (right.w / tot.w) * ir - (left.w / tot.w) * il);
+            let improvement =
+                (tot.w / w_total) * (impurity - (right.w / tot.w) * ir - (left.w / tot.w) * il);
             if improvement + f64::EPSILON < 0.0 {
                 tree.rows.push(node.rows);
                 continue;
@@ -431,8 +431,14 @@ mod tests {
         // Depth 2: each side then splits on literal 0 (preorder ids).
         let tree = grower.grow(&inbag, &y, &w, true, 2);
         assert_eq!(tree.splits.len(), 7);
-        assert_eq!(tree.splits[1].map(|s| (s.feature, s.left, s.right)), Some((0, 2, 3)));
-        assert_eq!(tree.splits[4].map(|s| (s.feature, s.left, s.right)), Some((0, 5, 6)));
+        assert_eq!(
+            tree.splits[1].map(|s| (s.feature, s.left, s.right)),
+            Some((0, 2, 3))
+        );
+        assert_eq!(
+            tree.splits[4].map(|s| (s.feature, s.left, s.right)),
+            Some((0, 5, 6))
+        );
         // The leaves partition the subsample.
         let mut seen = Bits::new(n);
         for (_, rows) in tree.leaves() {

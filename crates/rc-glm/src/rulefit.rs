@@ -13,9 +13,12 @@
 //!   protocol); a split on `x <= t` gives the literals `x <= t` and
 //!   `x > t`, etc.;
 //! * tree `m` gets a random size `t_m = 2 + ⌊Exp(mean tree_size − 2)⌋`
-//!   leaves; rc-tree grows depth-limited trees, so it gets
+//!   leaves; the trees are depth-limited, so it gets
 //!   `max_depth = ⌈log2 t_m⌉` (a tree of that depth has at most `2^depth`
-//!   leaves; this is the one deviation from leaf-limited growth);
+//!   leaves; this is the one deviation from leaf-limited growth). Each is
+//!   the CART regression tree rc-tree's `DecisionTreeParams::regressor()`
+//!   grows on the subsample's 0/1 literal columns, bit for bit, grown
+//!   directly from the literals' bitsets (`literal_tree`);
 //! * trees are added until `Σ t_m ≥ max_rules` (2000), each on a
 //!   subsample of `min(0.5, (100 + 6√n)/n)` of the rows without
 //!   replacement, with learning rate ("memory") 0.01, fitted to the
@@ -429,7 +432,16 @@ impl RuleEnsemble {
             let unit = w.iter().all(|&v| v == 1.0);
             Ok(grower.grow(inbag, resid, &w, unit, depth))
         };
-        Self::boost(params, data, raw_weights, target, binarizer, matrix, primary, grow)
+        Self::boost(
+            params,
+            data,
+            raw_weights,
+            target,
+            binarizer,
+            matrix,
+            primary,
+            grow,
+        )
     }
 
     /// The boosting loop and the rule extraction, with `grow(inbag, resid,
@@ -486,7 +498,11 @@ impl RuleEnsemble {
             let mut inbag = rng.sample_indices(n, n_sub);
             inbag.sort_unstable();
             resid.clear();
-            resid.extend(inbag.iter().map(|&i| target.y[i] - target.loss.mean(eta[i])));
+            resid.extend(
+                inbag
+                    .iter()
+                    .map(|&i| target.y[i] - target.loss.mean(eta[i])),
+            );
             let tree = grow(&inbag, &resid, depth, m)?;
             m += 1;
             // Leaf values on the in-bag rows: Newton steps (logistic) or
@@ -728,7 +744,11 @@ mod tests {
     }
 
     fn assert_same_ensemble(a: &RuleEnsemble, b: &RuleEnsemble, what: &str) {
-        assert!(a.columns.len() > 10, "{what}: only {} terms", a.columns.len());
+        assert!(
+            a.columns.len() > 10,
+            "{what}: only {} terms",
+            a.columns.len()
+        );
         assert_eq!(a.kinds, b.kinds, "{what}: rule keys");
         assert_eq!(a.rules, b.rules, "{what}: conjunctions");
         assert_eq!(a.columns, b.columns, "{what}: covers");
@@ -763,9 +783,17 @@ mod tests {
         let small = RuleFitParams::new().max_rules(120);
         let cases: Vec<(&str, Dataset, RuleFitParams)> = vec![
             ("logistic", mixed_classes(900, 3), small.clone()),
-            ("logistic, seed 9", mixed_classes(1500, 4), small.clone().seed(9)),
+            (
+                "logistic, seed 9",
+                mixed_classes(1500, 4),
+                small.clone().seed(9),
+            ),
             ("squared", mixed_data(800, 5), small.clone().tree_size(6)),
-            ("squared, linear terms", mixed_data(700, 6), small.clone().linear_terms(true)),
+            (
+                "squared, linear terms",
+                mixed_data(700, 6),
+                small.clone().linear_terms(true),
+            ),
             (
                 "logistic, 19 thresholds, full subsample",
                 mixed_classes(600, 7),
