@@ -63,8 +63,8 @@ def main():
     args = common.worker_args(METHODS)
     X, y, Xt, yt, spec = common.load_fold(args.data_dir, args.folds_dir, args.dataset, args.fold)
     # A test level never seen in training (adult: the one
-    # "Holand-Netherlands" row) is read as missing; the estimators raise on
-    # unseen levels and do not expose the model's unseen="missing" switch.
+    # "Holand-Netherlands" row) is read as missing, as the estimators'
+    # handle_unknown="missing" would (done here for every method alike).
     for c in spec["categorical"]:
         Xt[c] = Xt[c].where(Xt[c].isna() | Xt[c].isin(set(X[c].dropna())), None)
     for name in args.methods:
