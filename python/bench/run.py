@@ -99,7 +99,8 @@ def run(args):
                     continue
                 if library in ("aix360", "imodels") and fold not in args.slow_folds:
                     continue
-                todo = [m for m in methods if (dataset, fold, library, m) not in done]
+                todo = [m for m in methods if (dataset, fold, library, m) not in done
+                        and (args.methods is None or m in args.methods)]
                 if not todo:
                     continue
                 print(f"== {dataset} fold {fold}: {library} {','.join(todo)} "
@@ -190,6 +191,8 @@ def main():
     p.add_argument("--timeout", type=float, default=settings.TIMEOUT_S,
                    help="seconds per worker process")
     p.add_argument("--skip", default="", help="libraries not to run, comma-separated")
+    p.add_argument("--methods", default=None,
+                   help="methods to run (e.g. RuleFit), comma-separated; default all")
     p.add_argument("--merge-only", action="store_true")
     args = p.parse_args()
     args.datasets = args.datasets.split(",")
@@ -197,6 +200,7 @@ def main():
     args.slow_folds = ([int(k) for k in args.slow_folds.split(",")]
                        if args.slow_folds else args.folds)
     args.skip = set(filter(None, args.skip.split(",")))
+    args.methods = set(args.methods.split(",")) if args.methods else None
     args.out = os.path.abspath(args.out)
     args.venvs = os.path.abspath(args.venvs)
     os.makedirs(os.path.join(args.out, "folds"), exist_ok=True)

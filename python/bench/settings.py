@@ -41,6 +41,13 @@ LRR = dict(n_thresholds=9, lambda0=0.005, lambda1=0.001)
 #: alpha * |beta|_1, so alpha = n_train * lambda0.
 RULEFIT = dict(tree_size=4, n_trees=100, learning_rate=0.01, lambda0=0.001)
 
+#: rulecover's RuleFit grows its trees on its binarizer's literals, so the
+#: binarizer's thresholds per numeric column bound where a tree can split
+#: (imodels' trees split the raw numbers anywhere). Not a matched setting:
+#: 49 thresholds (every second percentile) rather than LRR's 9 deciles
+#: (docs/PERFORMANCE.md, "Python: against aix360 and imodels").
+RULEFIT_N_THRESHOLDS = 49
+
 
 def rulefit_max_rules(n_trees, tree_size):
     """rulecover grows trees until their sizes sum to ``max_rules``; the

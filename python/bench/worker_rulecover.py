@@ -27,7 +27,7 @@ def rulefit():
         tree_size=s["tree_size"],
         max_rules=settings.rulefit_max_rules(s["n_trees"], s["tree_size"]),
         learning_rate=s["learning_rate"], lambda0=s["lambda0"], lambda1=0.0,
-        n_thresholds=settings.LRR["n_thresholds"], random_state=0)
+        n_thresholds=settings.RULEFIT_N_THRESHOLDS, random_state=0)
 
 
 #: Methods whose tree learners need complete data: missing categorical
@@ -63,8 +63,8 @@ def main():
     args = common.worker_args(METHODS)
     X, y, Xt, yt, spec = common.load_fold(args.data_dir, args.folds_dir, args.dataset, args.fold)
     # A test level never seen in training (adult: the one
-    # "Holand-Netherlands" row) is read as missing; the estimators raise on
-    # unseen levels and do not expose the model's unseen="missing" switch.
+    # "Holand-Netherlands" row) is read as missing, as the estimators'
+    # handle_unknown="missing" would (done here for every method alike).
     for c in spec["categorical"]:
         Xt[c] = Xt[c].where(Xt[c].isna() | Xt[c].isin(set(X[c].dropna())), None)
     for name in args.methods:

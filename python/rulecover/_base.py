@@ -174,6 +174,7 @@ class RulecoverEstimator(BaseEstimator):
             raise ValueError(
                 f"{type(self).__name__} requires y to be passed, but the target y is None"
             )
+        self._unseen()
         names, cols = self._columns(X, reset=True)
         n = self._n_rows(cols)
         y = column_or_1d(np.asarray(y) if not hasattr(y, "iloc") else y.to_numpy(), warn=True)
@@ -212,6 +213,19 @@ class RulecoverEstimator(BaseEstimator):
             self.classes_ = classes
         return self
 
+    def _unseen(self):
+        """The native ``unseen`` switch of ``handle_unknown``: ``"error"``
+        (the default) raises on a categorical level not seen at fit,
+        ``"missing"`` reads it as a missing value (as scikit-learn's
+        ``OneHotEncoder(handle_unknown=...)``); learners without missing-value
+        support then raise on it."""
+        value = getattr(self, "handle_unknown", "error")
+        if value not in ("error", "missing"):
+            raise ValueError(
+                f"handle_unknown={value!r}: expected 'error' or 'missing'"
+            )
+        return value
+
     @staticmethod
     def _n_rows(cols):
         if not cols:
@@ -225,7 +239,7 @@ class RulecoverEstimator(BaseEstimator):
         check_is_fitted(self, "_model")
         names, cols = self._columns(X, reset=False)
         kind, raw, k, labels = self._model.predict(
-            names, cols, n_jobs=threads(getattr(self, "n_jobs", None))
+            names, cols, unseen=self._unseen(), n_jobs=threads(getattr(self, "n_jobs", None))
         )
         values = np.frombuffer(raw, dtype=np.float64)
         if kind == "classes":

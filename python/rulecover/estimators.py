@@ -72,7 +72,9 @@ class MIRCOClassifier(_Classifier):
 
     def __init__(self, n_estimators=100, max_depth=10, max_features="auto",
                  random_stream="sklearn", impurity="gini", solver="greedy",
-                 time_limit=60.0, random_state=None, n_jobs=None):
+                 time_limit=60.0, random_state=None, n_jobs=None,
+                 handle_unknown="error"):
+        self.handle_unknown = handle_unknown
         self.n_estimators = n_estimators
         self.max_depth = max_depth
         self.max_features = max_features
@@ -97,7 +99,9 @@ class RCBoostClassifier(_Classifier):
     pricing trees (registry method ``rcboost``)."""
 
     def __init__(self, max_depth=10, max_rmp_calls=100, impurity="gini",
-                 random_state=None, n_jobs=None):
+                 random_state=None, n_jobs=None,
+                 handle_unknown="error"):
+        self.handle_unknown = handle_unknown
         self.max_depth = max_depth
         self.max_rmp_calls = max_rmp_calls
         self.impurity = impurity
@@ -125,7 +129,9 @@ class RUXClassifier(_Classifier):
     def __init__(self, ensemble="rf", n_estimators=100, max_depth=2, max_features="auto",
                  algorithm="samme", eps=0.01, cost=None, normalize_costs=True,
                  threshold=1e-6, uncovered="first_estimator", leaf_label="balanced",
-                 random_state=None, n_jobs=None):
+                 random_state=None, n_jobs=None,
+                 handle_unknown="error"):
+        self.handle_unknown = handle_unknown
         self.ensemble = ensemble
         self.n_estimators = n_estimators
         self.max_depth = max_depth
@@ -164,7 +170,9 @@ class RUGClassifier(_Classifier):
 
     def __init__(self, max_depth=2, max_rmp_calls=30, min_weight=None, eps=0.01,
                  cost="rule_length", normalize_costs=True, threshold=1e-6,
-                 uncovered="first_estimator", random_state=None, n_jobs=None):
+                 uncovered="first_estimator", random_state=None, n_jobs=None,
+                 handle_unknown="error"):
+        self.handle_unknown = handle_unknown
         self.max_depth = max_depth
         self.max_rmp_calls = max_rmp_calls
         self.min_weight = min_weight
@@ -202,7 +210,9 @@ class _Glrm:
     def __init__(self, rules="conjunctions", linear_terms=False, pricing="heuristic",
                  lambda0=0.05, lambda1=0.01, n_thresholds=9, debias=True, linear_scale=0.4,
                  max_degree=10, beam_width=1, max_iterations=200, time_limit=None,
-                 random_state=None, n_jobs=None):
+                 random_state=None, n_jobs=None,
+                 handle_unknown="error"):
+        self.handle_unknown = handle_unknown
         self.rules = rules
         self.linear_terms = linear_terms
         self.pricing = pricing
@@ -243,7 +253,9 @@ class _RuleFit:
     _allow_nan = True  # the binarizer reads NaN as missing
     def __init__(self, tree_size=4, max_rules=2000, learning_rate=0.01, subsample=None,
                  lambda0=0.05, lambda1=0.01, n_thresholds=9, linear_terms=False,
-                 linear_scale=0.4, winsor_quantile=0.025, random_state=None, n_jobs=None):
+                 linear_scale=0.4, winsor_quantile=0.025, random_state=None, n_jobs=None,
+                 handle_unknown="error"):
+        self.handle_unknown = handle_unknown
         self.tree_size = tree_size
         self.max_rules = max_rules
         self.learning_rate = learning_rate
@@ -297,7 +309,9 @@ class NREClassifier(_Classifier):
     def __init__(self, deep=False, max_depth=6, min_samples_leaf=1, learning_rate=0.01,
                  batch_size=256, max_epochs=200, patience=20, validation_fraction=0.1,
                  loss="logistic", stop_on="brier", l2=0.0, init="calibrated", refit=False,
-                 constant_features="ignore", random_state=None, n_jobs=None):
+                 constant_features="ignore", random_state=None, n_jobs=None,
+                 handle_unknown="error"):
+        self.handle_unknown = handle_unknown
         self.deep = deep
         self.max_depth = max_depth
         self.min_samples_leaf = min_samples_leaf
@@ -337,7 +351,9 @@ class NREClassifier(_Classifier):
 
 
 class _Generic:
-    def __init__(self, method="rf", params=None, random_state=None, n_jobs=None):
+    def __init__(self, method="rf", params=None, random_state=None, n_jobs=None,
+                 handle_unknown="error"):
+        self.handle_unknown = handle_unknown
         self.method = method
         self.params = params
         self.random_state = random_state

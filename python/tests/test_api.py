@@ -104,6 +104,25 @@ def test_missing_column_and_unseen_level_are_value_errors(binary_frame):
         est.predict(bad)
 
 
+def test_handle_unknown_reads_an_unseen_level_as_missing(binary_frame):
+    X, y = binary_frame
+    bad = X.copy()
+    bad["smoker"] = bad["smoker"].astype(object)
+    bad.loc[0, "smoker"] = "sometimes"
+    est = RuleFitClassifier(max_rules=40, random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="sometimes"):
+        est.predict(bad)
+    lenient = clone(est).set_params(handle_unknown="missing").fit(X, y)
+    as_missing = bad.copy()
+    as_missing.loc[0, "smoker"] = None
+    assert lenient.predict_proba(bad)[0] == pytest.approx(lenient.predict_proba(as_missing)[0])
+    np.testing.assert_array_equal(lenient.predict(bad)[1:], est.predict(X)[1:])
+    with pytest.raises(ValueError, match="handle_unknown='ignore'"):
+        RuleFitClassifier(handle_unknown="ignore").fit(X, y)
+    for est in SMALL:
+        assert est.get_params()["handle_unknown"] == "error"
+
+
 def test_numpy_input_gets_scikit_learn_messages():
     X, y = make_classification(n_samples=80, n_features=5, random_state=0)
     est = RUGClassifier(max_rmp_calls=3, random_state=0).fit(X, y)

@@ -463,6 +463,7 @@ pub fn solve(
     let mut delta = vec![0.0; n];
     let mut eta_trial = vec![0.0; n];
     let mut grad = vec![0.0; p];
+    let mut sums = Vec::with_capacity(p);
     let mut obj = problem.mean_loss(&eta) + problem.penalty(&beta);
     let mut violation = f64::INFINITY;
 
@@ -474,19 +475,19 @@ pub fn solve(
         // KKT on the active set.
         let g0 = r.iter().sum::<f64>() * inv_n;
         let mut v_active = g0.abs();
-        for &k in &active {
-            grad[k] = problem.columns[k].dot(&r) * inv_n;
+        dots(problem.columns, &active, &r, -0.0, &mut sums);
+        for (&k, &d) in active.iter().zip(&sums) {
+            grad[k] = d * inv_n;
             v_active = v_active.max(coordinate_violation(grad[k], beta[k], lambda[k]));
         }
         if v_active <= tol {
             // Check every coordinate; add the violators.
             let mut added = false;
             violation = v_active;
-            for k in 0..p {
-                if in_active[k] {
-                    continue;
-                }
-                grad[k] = problem.columns[k].dot(&r) * inv_n;
+            let rest: Vec<usize> = (0..p).filter(|&k| !in_active[k]).collect();
+            dots(problem.columns, &rest, &r, -0.0, &mut sums);
+            for (&k, &d) in rest.iter().zip(&sums) {
+                grad[k] = d * inv_n;
                 let v = coordinate_violation(grad[k], beta[k], lambda[k]);
                 if v > tol {
                     active.push(k);
@@ -521,6 +522,9 @@ pub fn solve(
             .collect();
         let mut b = beta.clone();
         let mut c0 = b0;
+        // The curvature weights `w` are fixed until the next Newton
+        // iteration, so the support solves below share one Gram matrix.
+        let mut gram = SupportGram::default();
         // Inner accuracy follows the outer violation (newGLMNET): loose
         // early, down to 0.1·tol near the solution. Sweeps alternate between
         // the whole active set and its current support.
@@ -585,7 +589,10 @@ pub fn solve(
             {
                 newton_tries += 1;
                 let ks: Vec<usize> = support.iter().map(|&s| active[s]).collect();
-                if let Some((t0, steps)) = support_newton(problem, &ks, &b, &q, &w, lambda) {
+                gram.cover(problem, &active, &support, &w);
+                if let Some((t0, steps)) =
+                    support_newton(problem, &ks, &support, &gram, &b, &q, lambda)
+                {
                     c0 += t0;
                     for i in 0..n {
                         q[i] += t0 * w[i];
@@ -694,66 +701,208 @@ const MAX_SUPPORT_NEWTON: usize = 12;
 /// Sweeps over the support between two direct support solves.
 const SUPPORT_SWEEPS_PER_NEWTON: usize = 8;
 
+/// `out[j] = start + Σ_i a_i v_i` for the columns `ks[j]`, each sum taken
+/// in increasing row order (with `start = -0.0`, what [`Column::dot`]
+/// gives, bit for bit). Binary columns are summed four at a time, their
+/// additions interleaved: each sum keeps its own order, but the four
+/// dependency chains overlap.
+fn dots(columns: &[Column], ks: &[usize], v: &[f64], start: f64, out: &mut Vec<f64>) {
+    out.clear();
+    out.resize(ks.len(), start);
+    let mut binary: Vec<(usize, &[u32])> = Vec::with_capacity(4);
+    let flush = |binary: &mut Vec<(usize, &[u32])>, out: &mut Vec<f64>| {
+        if let [(ja, a), (jb, b), (jc, c), (jd, d)] = binary[..] {
+            let len = a.len().min(b.len()).min(c.len()).min(d.len());
+            let (mut sa, mut sb, mut sc, mut sd) = (out[ja], out[jb], out[jc], out[jd]);
+            for t in 0..len {
+                sa += v[a[t] as usize];
+                sb += v[b[t] as usize];
+                sc += v[c[t] as usize];
+                sd += v[d[t] as usize];
+            }
+            for (j, rows, mut acc) in [(ja, a, sa), (jb, b, sb), (jc, c, sc), (jd, d, sd)] {
+                for &i in &rows[len..] {
+                    acc += v[i as usize];
+                }
+                out[j] = acc;
+            }
+        } else {
+            for &(j, rows) in binary.iter() {
+                let mut acc = out[j];
+                for &i in rows {
+                    acc += v[i as usize];
+                }
+                out[j] = acc;
+            }
+        }
+        binary.clear();
+    };
+    for (j, &k) in ks.iter().enumerate() {
+        match &columns[k] {
+            Column::Binary(rows) => {
+                binary.push((j, rows));
+                if binary.len() == 4 {
+                    flush(&mut binary, out);
+                }
+            }
+            Column::Dense(a) => {
+                let mut acc = start;
+                for (&a, &x) in a.iter().zip(v) {
+                    acc += a * x;
+                }
+                out[j] = acc;
+            }
+        }
+    }
+    flush(&mut binary, out);
+}
+
+/// The weighted Gram matrix `Σ_i w_i a_i a_iᵀ` (with the intercept as
+/// column 0) of a growing set of active columns, for the support solves of
+/// one proximal Newton iteration (the weights `w` and the active set are
+/// fixed within it).
+///
+/// Entry `(a, b)`, `a` after `b` in active-slot order, is the sum over the
+/// rows, in increasing row order, of `(w_i · a_i) · b_i`, whatever other
+/// columns the set holds: a support's matrix taken from the Gram of a
+/// superset equals the one computed for the support alone, bit for bit.
+/// So each entry is computed once per iteration, when the later of its
+/// two columns joins the set, from a row-major index of the columns held
+/// that grows with them.
+#[derive(Debug, Default)]
+struct SupportGram {
+    /// Number of active slots (`0` before the first [`SupportGram::cover`]).
+    len: usize,
+    /// Whether each active slot's column is held.
+    held: Vec<bool>,
+    /// Lower triangle, row-major `(len + 1)²`, indexed by active slot + 1
+    /// (index 0 is the intercept; row 0 holds `Σ w_i a_i`).
+    sums: Vec<f64>,
+    /// Row `i`'s entries `(slot + 1, value)` of the columns held are
+    /// `entries[row_ptr[i]..row_ptr[i] + fill[i]]`, in the order they
+    /// joined; `row_ptr` leaves room for every active column.
+    row_ptr: Vec<usize>,
+    fill: Vec<usize>,
+    entries: Vec<(u32, f64)>,
+}
+
+impl SupportGram {
+    /// Makes sure the columns of `support` (active slots) are held,
+    /// computing the entries that the missing ones bring.
+    fn cover(&mut self, problem: &GlmProblem, active: &[usize], support: &[usize], w: &[f64]) {
+        let n = w.len();
+        if self.len == 0 {
+            let len = active.len();
+            let mut row_ptr = vec![0usize; n + 1];
+            for &k in active {
+                match &problem.columns[k] {
+                    Column::Binary(rows) => rows.iter().for_each(|&i| row_ptr[i as usize + 1] += 1),
+                    Column::Dense(_) => row_ptr.iter_mut().skip(1).for_each(|x| *x += 1),
+                }
+            }
+            for i in 0..n {
+                row_ptr[i + 1] += row_ptr[i];
+            }
+            self.entries = vec![(0, 0.0); row_ptr[n]];
+            self.row_ptr = row_ptr;
+            self.fill = vec![0; n];
+            self.held = vec![false; len];
+            self.sums = vec![0.0; (len + 1) * (len + 1)];
+            let mut total = 0.0;
+            for &wi in w {
+                total += wi;
+            }
+            self.sums[0] = total;
+            self.len = len;
+        }
+        let mut fresh: Vec<usize> = support.iter().copied().filter(|&s| !self.held[s]).collect();
+        if fresh.is_empty() {
+            return;
+        }
+        fresh.sort_unstable();
+        let before = self.fill.clone();
+        for &s in &fresh {
+            self.held[s] = true;
+            let tag = s as u32 + 1;
+            match &problem.columns[active[s]] {
+                Column::Binary(rows) => {
+                    for &i in rows {
+                        let i = i as usize;
+                        self.entries[self.row_ptr[i] + self.fill[i]] = (tag, 1.0);
+                        self.fill[i] += 1;
+                    }
+                }
+                Column::Dense(a) => {
+                    for (i, &v) in a.iter().enumerate() {
+                        self.entries[self.row_ptr[i] + self.fill[i]] = (tag, v);
+                        self.fill[i] += 1;
+                    }
+                }
+            }
+        }
+        let dim = self.len + 1;
+        let sums = &mut self.sums;
+        for i in 0..n {
+            if self.fill[i] == before[i] {
+                continue;
+            }
+            let wi = w[i];
+            let row = &self.entries[self.row_ptr[i]..self.row_ptr[i] + self.fill[i]];
+            for a in before[i]..row.len() {
+                let (ja, va) = row[a];
+                let ja = ja as usize;
+                sums[ja] += wi * va;
+                // Every pair with a column held before or joining with
+                // this one, once; the later column (in slot order) first.
+                for &(jb, vb) in &row[..=a] {
+                    let jb = jb as usize;
+                    if ja >= jb {
+                        sums[ja * dim + jb] += wi * va * vb;
+                    } else {
+                        sums[jb * dim + ja] += wi * vb * va;
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The exact minimiser of the quadratic model `gᵀΔ + ½ΔᵀHΔ + Σ λ_k|b_k|`
-/// over the intercept and the coordinates `ks`, with the signs of `b` on
-/// `ks` held fixed: returns the steps `(Δ0, Δ_k)` from the current `b`, or
+/// over the intercept and the coordinates `ks` (the columns of the active
+/// slots `slots`, whose Gram `gram` holds), with the signs of `b` on `ks`
+/// held fixed: returns the steps `(Δ0, Δ_k)` from the current `b`, or
 /// `None` when a sign would change (or the system is singular). `q` is the
 /// model's gradient contribution `r_i + w_i δ_i` at the current point.
 fn support_newton(
     problem: &GlmProblem,
     ks: &[usize],
+    slots: &[usize],
+    gram: &SupportGram,
     b: &[f64],
     q: &[f64],
-    w: &[f64],
     lambda: &[f64],
 ) -> Option<(f64, Vec<f64>)> {
-    let n = q.len();
     let inv_n = 1.0 / problem.total_weight();
     let dim = ks.len() + 1;
-    // Row-major entries of the support columns.
-    let mut row_ptr = vec![0usize; n + 1];
-    for &k in ks {
-        match &problem.columns[k] {
-            Column::Binary(rows) => rows.iter().for_each(|&i| row_ptr[i as usize + 1] += 1),
-            Column::Dense(_) => row_ptr.iter_mut().skip(1).for_each(|x| *x += 1),
-        }
-    }
-    for i in 0..n {
-        row_ptr[i + 1] += row_ptr[i];
-    }
-    let mut fill = row_ptr.clone();
-    let mut entries = vec![(0u32, 0.0f64); row_ptr[n]];
-    for (j, &k) in ks.iter().enumerate() {
-        match &problem.columns[k] {
-            Column::Binary(rows) => {
-                for &i in rows {
-                    let i = i as usize;
-                    entries[fill[i]] = (j as u32 + 1, 1.0);
-                    fill[i] += 1;
-                }
-            }
-            Column::Dense(a) => {
-                for (i, &v) in a.iter().enumerate() {
-                    entries[fill[i]] = (j as u32 + 1, v);
-                    fill[i] += 1;
-                }
-            }
-        }
-    }
+    // The gradient, each entry summed in increasing row order.
     let mut grad = vec![0.0; dim];
+    for &v in q {
+        grad[0] += v;
+    }
+    let mut sums = Vec::with_capacity(ks.len());
+    dots(problem.columns, ks, q, 0.0, &mut sums);
+    grad[1..].copy_from_slice(&sums);
+    // The support's lower triangle from the Gram of the active columns.
+    let gd = gram.len + 1;
+    let at: Vec<usize> = std::iter::once(0)
+        .chain(slots.iter().map(|&s| s + 1))
+        .collect();
     let mut hess = vec![0.0; dim * dim];
-    for i in 0..n {
-        let row = &entries[row_ptr[i]..row_ptr[i + 1]];
-        grad[0] += q[i];
-        hess[0] += w[i];
-        for (a, &(ja, va)) in row.iter().enumerate() {
-            let ja = ja as usize;
-            grad[ja] += q[i] * va;
-            hess[ja] += w[i] * va;
-            for &(jb, vb) in &row[..=a] {
-                hess[ja * dim + jb as usize] += w[i] * va * vb;
-            }
+    for a in 0..dim {
+        for c in 0..=a {
+            hess[a * dim + c] = gram.sums[at[a] * gd + at[c]];
         }
+        hess[a] = gram.sums[at[a]];
     }
     for a in 1..dim {
         for c in 1..=a {

@@ -94,6 +94,7 @@ pub mod error;
 pub mod glm;
 mod gram;
 pub mod literal;
+mod literal_tree;
 pub mod model;
 pub mod params;
 pub mod pricing;

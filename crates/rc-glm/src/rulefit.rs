@@ -13,9 +13,12 @@
 //!   protocol); a split on `x <= t` gives the literals `x <= t` and
 //!   `x > t`, etc.;
 //! * tree `m` gets a random size `t_m = 2 + ⌊Exp(mean tree_size − 2)⌋`
-//!   leaves; rc-tree grows depth-limited trees, so it gets
+//!   leaves; the trees are depth-limited, so it gets
 //!   `max_depth = ⌈log2 t_m⌉` (a tree of that depth has at most `2^depth`
-//!   leaves; this is the one deviation from leaf-limited growth);
+//!   leaves; this is the one deviation from leaf-limited growth). Each is
+//!   the CART regression tree rc-tree's `DecisionTreeParams::regressor()`
+//!   grows on the subsample's 0/1 literal columns, bit for bit, grown
+//!   directly from the literals' bitsets (`literal_tree`);
 //! * trees are added until `Σ t_m ≥ max_rules` (2000), each on a
 //!   subsample of `min(0.5, (100 + 6√n)/n)` of the rows without
 //!   replacement, with learning rate ("memory") 0.01, fitted to the
@@ -43,9 +46,10 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use rc_tree::DecisionTreeParams;
-use rulecover_core::rng::derive_seed;
-use rulecover_core::{Dataset, Encoder, Encoding, Fit, Rng, Target};
+use std::borrow::Cow;
+
+use rulecover_core::weights::rescaled_by_power_of_two;
+use rulecover_core::{Dataset, Encoder, Encoding, Fit, Rng};
 
 use crate::binarize::{weighted_quantile_sorted, Binarizer, BinarizerParams};
 use crate::bits::Bits;
@@ -53,6 +57,7 @@ use crate::colgen::{prepare_target, training_coverage, ColumnKind};
 use crate::error::{invalid, Error, Result};
 use crate::glm::{self, Column, GlmProblem, GlmSettings, Loss};
 use crate::literal::{Conjunction, Literal};
+use crate::literal_tree::{LiteralTree, LiteralTreeGrower};
 use crate::model::{FitInfo, GlrmModel, LinearTerm, StopReason, Term, UnseenMissing, WeightedTerm};
 use crate::params::check_lambdas;
 use crate::sample::{mean_and_variance, training_rows, SampleWeights};
@@ -352,14 +357,12 @@ impl Fit for RuleFitParams {
     }
 }
 
-/// The rows of every leaf of `tree`, a tree grown on the binarizer's
-/// indicator columns (column `f` is 1 on the rows of literal `primary[f]`),
-/// as `(leaf id, rows)`: what `tree.apply` on the indicator data set gives,
-/// from the literals' bitsets instead of a row-major copy of the whole
-/// training matrix per tree. An indicator of 0 goes left (`x <= t` with
-/// `0 < t < 1`), so the left child keeps the rows outside the literal.
+/// The training rows of every leaf of `tree` (grown on the primary
+/// literals: its feature `f` is literal `primary[f]`), as `(leaf id,
+/// rows)`, from the literals' bitsets over all `n` training rows. A split
+/// sends the rows outside its literal left.
 fn leaf_rows(
-    tree: &rc_tree::Tree,
+    tree: &LiteralTree,
     primary: &[usize],
     matrix: &crate::binarize::BinaryMatrix,
     n: usize,
@@ -367,8 +370,10 @@ fn leaf_rows(
     let mut out = Vec::new();
     let mut stack = vec![(0usize, Bits::full(n))];
     while let Some((id, rows)) = stack.pop() {
-        let Some(node) = tree.node(id) else { continue };
-        match node.split {
+        let Some(split) = tree.splits.get(id) else {
+            continue;
+        };
+        match split {
             Some(split) => {
                 let lit = matrix.bits(primary[split.feature]);
                 stack.push((split.right, rows.and(lit)));
@@ -378,6 +383,21 @@ fn leaf_rows(
         }
     }
     out
+}
+
+/// The weights rc-tree's learners grow a tree with, from the raw weights
+/// of the subsample (all 1 without weights): multiplied by the power of
+/// two that brings the largest into `[2^-8, 2^8)` (no ratio changes), and
+/// all 1 when that rescaling was needed and every weight is equal.
+fn tree_weights(raw: Option<&[f64]>, m: usize) -> Vec<f64> {
+    let Some(raw) = raw else {
+        return vec![1.0; m];
+    };
+    match rescaled_by_power_of_two(raw) {
+        Cow::Borrowed(w) => w.to_vec(),
+        Cow::Owned(r) if r.iter().all(|&v| v == r[0]) => vec![1.0; m],
+        Cow::Owned(r) => r,
+    }
 }
 
 /// The terms of a RuleFit model before the L1 fit.
@@ -402,16 +422,47 @@ impl RuleEnsemble {
         let binarizer =
             Binarizer::fit_weighted(&params.binarizer.clone().negations(true), data, raw_weights)?;
         let matrix = binarizer.transform(data)?;
+        let primary = binarizer.primary_literals();
+        let n = data.n_rows();
+        let literal_bits: Vec<&Bits> = primary.iter().map(|&j| matrix.bits(j)).collect();
+        let mut grower = LiteralTreeGrower::new(&literal_bits, n);
+        let grow = |inbag: &[usize], resid: &[f64], depth: usize, _round: u64| {
+            let raw: Option<Vec<f64>> = raw_weights.map(|w| inbag.iter().map(|&i| w[i]).collect());
+            let w = tree_weights(raw.as_deref(), inbag.len());
+            let unit = w.iter().all(|&v| v == 1.0);
+            Ok(grower.grow(inbag, resid, &w, unit, depth))
+        };
+        Self::boost(
+            params,
+            data,
+            raw_weights,
+            target,
+            binarizer,
+            matrix,
+            primary,
+            grow,
+        )
+    }
+
+    /// The boosting loop and the rule extraction, with `grow(inbag, resid,
+    /// depth, round)` growing each round's tree on the primary literals.
+    #[allow(clippy::too_many_arguments)]
+    fn boost(
+        params: &RuleFitParams,
+        data: &Dataset,
+        raw_weights: Option<&[f64]>,
+        target: crate::colgen::PreparedTarget,
+        binarizer: Binarizer,
+        matrix: crate::binarize::BinaryMatrix,
+        primary: Vec<usize>,
+        mut grow: impl FnMut(&[usize], &[f64], usize, u64) -> Result<LiteralTree>,
+    ) -> Result<RuleEnsemble> {
         let index: HashMap<(usize, u8, u64), usize> = binarizer
             .literals()
             .iter()
             .enumerate()
             .map(|(j, l)| ((l.feature, l.op as u8, l.value.to_bits()), j))
             .collect();
-        let primary = binarizer.primary_literals();
-        let input = binarizer
-            .indicator_dataset(data)?
-            .with_target(Target::Real(vec![0.0; data.n_rows()]))?;
         let n = data.n_rows();
 
         // Boosting with random tree sizes.
@@ -438,6 +489,7 @@ impl RuleEnsemble {
         let mut kinds = Vec::new();
         let mut rules = Vec::new();
         let mut m = 0u64;
+        let mut resid: Vec<f64> = Vec::with_capacity(n_sub);
         while total_size < params.max_rules {
             let size = 2
                 + (-(1.0 - rng.next_f64()).ln() * (params.tree_size as f64 - 2.0)).floor() as usize;
@@ -445,43 +497,33 @@ impl RuleEnsemble {
             let depth = (usize::BITS - (size - 1).leading_zeros()).max(1) as usize;
             let mut inbag = rng.sample_indices(n, n_sub);
             inbag.sort_unstable();
-            let resid: Vec<f64> = inbag
-                .iter()
-                .map(|&i| target.y[i] - target.loss.mean(eta[i]))
-                .collect();
-            let sub = input
-                .subset(&inbag)?
-                .with_target(Target::Real(resid.clone()))?;
-            let learner = DecisionTreeParams::regressor()
-                .max_depth(depth)
-                .seed(derive_seed(params.seed, m));
-            let tree = match raw_weights {
-                None => learner.fit(&sub)?,
-                Some(w) => {
-                    let w: Vec<f64> = inbag.iter().map(|&i| w[i]).collect();
-                    learner.fit_weighted(&sub, &w)?
-                }
-            };
+            resid.clear();
+            resid.extend(
+                inbag
+                    .iter()
+                    .map(|&i| target.y[i] - target.loss.mean(eta[i])),
+            );
+            let tree = grow(&inbag, &resid, depth, m)?;
             m += 1;
             // Leaf values on the in-bag rows: Newton steps (logistic) or
-            // mean residuals (squared).
-            let t = tree.tree();
-            let sub_leaves = tree.apply(&sub)?;
-            let mut num = vec![0.0; t.n_nodes()];
-            let mut den = vec![0.0; t.n_nodes()];
-            for (k, &i) in inbag.iter().enumerate() {
-                let leaf = sub_leaves[k];
-                let w = target.weight(i);
-                num[leaf] += w * resid[k];
-                den[leaf] += w * match target.loss {
-                    Loss::Logistic => {
-                        let p = target.loss.mean(eta[i]);
-                        p * (1.0 - p)
-                    }
-                    Loss::Squared => 1.0,
-                };
+            // mean residuals (squared), each summed in row order.
+            let mut num = vec![0.0; tree.splits.len()];
+            let mut den = vec![0.0; tree.splits.len()];
+            for (leaf, rows) in tree.leaves() {
+                for k in rows.iter() {
+                    let i = inbag[k];
+                    let w = target.weight(i);
+                    num[leaf] += w * resid[k];
+                    den[leaf] += w * match target.loss {
+                        Loss::Logistic => {
+                            let p = target.loss.mean(eta[i]);
+                            p * (1.0 - p)
+                        }
+                        Loss::Squared => 1.0,
+                    };
+                }
             }
-            for (leaf, rows) in leaf_rows(t, &primary, &matrix, n) {
+            for (leaf, rows) in leaf_rows(&tree, &primary, &matrix, n) {
                 let v = if den[leaf] > 1e-12 {
                     num[leaf] / den[leaf]
                 } else {
@@ -494,7 +536,9 @@ impl RuleEnsemble {
             // Every node but the root is a rule.
             let mut stack: Vec<(usize, Vec<Literal>)> = vec![(0, Vec::new())];
             while let Some((id, path)) = stack.pop() {
-                let Some(node) = t.node(id) else { continue };
+                let Some(split) = tree.splits.get(id) else {
+                    continue;
+                };
                 if id != 0 {
                     let conj = Conjunction::new(path.clone()).simplified();
                     let lits: Option<Vec<usize>> = conj
@@ -519,7 +563,7 @@ impl RuleEnsemble {
                         rules.push(conj);
                     }
                 }
-                if let Some(split) = node.split {
+                if let Some(split) = split {
                     let lit = binarizer.literals()[primary[split.feature]];
                     let mut left = path.clone();
                     left.push(lit.complement());
@@ -586,7 +630,8 @@ impl RuleEnsemble {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rulecover_core::Feature;
+    use crate::literal_tree::Split;
+    use rulecover_core::{Feature, Target};
 
     /// Numeric (with missing values), categorical and binary columns.
     fn mixed_data(n: usize, seed: u64) -> Dataset {
@@ -615,30 +660,183 @@ mod tests {
         .unwrap()
     }
 
-    #[test]
-    fn leaf_rows_agree_with_the_tree_on_the_indicator_columns() {
-        let data = mixed_data(700, 11);
-        let binarizer = Binarizer::fit(&BinarizerParams::default(), &data).unwrap();
-        let matrix = binarizer.transform(&data).unwrap();
-        let primary = binarizer.primary_literals();
-        let input = binarizer.indicator_dataset(&data).unwrap();
-        for depth in 1..=4 {
-            let tree = DecisionTreeParams::regressor()
-                .max_depth(depth)
-                .seed(depth as u64)
-                .fit(&input)
+    /// The ensemble as RuleFit built it before the literal trees: each
+    /// round's tree grown by rc-tree's regressor on a copy of the
+    /// subsample's indicator columns (`Binarizer::indicator_dataset`), its
+    /// leaves found with `apply`.
+    fn build_with_rc_tree(
+        params: &RuleFitParams,
+        data: &Dataset,
+        weights: Option<&[f64]>,
+    ) -> RuleEnsemble {
+        use rc_tree::DecisionTreeParams;
+        use rulecover_core::rng::derive_seed;
+
+        let (encoder_free, weights) = training_rows(data, weights).unwrap();
+        let data = &encoder_free;
+        let target = prepare_target(data, params.loss, weights.as_ref()).unwrap();
+        let raw_weights = weights.as_ref().map(|w| w.raw.as_slice());
+        let binarizer =
+            Binarizer::fit_weighted(&params.binarizer.clone().negations(true), data, raw_weights)
                 .unwrap();
-            let expected = tree.apply(&input).unwrap();
-            let mut got = vec![usize::MAX; data.n_rows()];
-            let leaves = leaf_rows(tree.tree(), &primary, &matrix, data.n_rows());
-            assert!(leaves.len() > 1, "depth {depth}: the tree did not split");
-            for (leaf, rows) in leaves {
-                for i in rows.iter() {
-                    assert_eq!(got[i], usize::MAX, "row {i} in two leaves");
-                    got[i] = leaf;
+        let matrix = binarizer.transform(data).unwrap();
+        let primary = binarizer.primary_literals();
+        let input = binarizer
+            .indicator_dataset(data)
+            .unwrap()
+            .with_target(Target::Real(vec![0.0; data.n_rows()]))
+            .unwrap();
+        let grow = |inbag: &[usize], resid: &[f64], depth: usize, round: u64| {
+            let sub = input
+                .subset(inbag)?
+                .with_target(Target::Real(resid.to_vec()))?;
+            let learner = DecisionTreeParams::regressor()
+                .max_depth(depth)
+                .seed(derive_seed(params.seed, round));
+            let fitted = match raw_weights {
+                None => learner.fit(&sub)?,
+                Some(w) => {
+                    let w: Vec<f64> = inbag.iter().map(|&i| w[i]).collect();
+                    learner.fit_weighted(&sub, &w)?
+                }
+            };
+            let t = fitted.tree();
+            let mut splits = vec![None; t.n_nodes()];
+            for node in t.nodes() {
+                splits[node.id] = node.split.map(|s| Split {
+                    feature: s.feature,
+                    left: s.left,
+                    right: s.right,
+                });
+            }
+            let mut rows = vec![Bits::new(inbag.len()); t.n_nodes()];
+            for (k, leaf) in fitted.apply(&sub)?.into_iter().enumerate() {
+                rows[leaf].insert(k);
+            }
+            for id in (0..t.n_nodes()).rev() {
+                if let Some(s) = splits[id] {
+                    rows[id] = crate::bits::or(&rows[s.left], &rows[s.right]);
                 }
             }
-            assert_eq!(got, expected, "depth {depth}");
+            Ok(LiteralTree { splits, rows })
+        };
+        RuleEnsemble::boost(
+            params,
+            data,
+            raw_weights,
+            target,
+            binarizer,
+            matrix,
+            primary,
+            grow,
+        )
+        .unwrap()
+    }
+
+    /// The ensemble of the literal trees.
+    fn build_with_literal_trees(
+        params: &RuleFitParams,
+        data: &Dataset,
+        weights: Option<&[f64]>,
+    ) -> RuleEnsemble {
+        let (data, weights) = training_rows(data, weights).unwrap();
+        RuleEnsemble::build(params, &data, weights.as_ref()).unwrap()
+    }
+
+    fn assert_same_ensemble(a: &RuleEnsemble, b: &RuleEnsemble, what: &str) {
+        assert!(
+            a.columns.len() > 10,
+            "{what}: only {} terms",
+            a.columns.len()
+        );
+        assert_eq!(a.kinds, b.kinds, "{what}: rule keys");
+        assert_eq!(a.rules, b.rules, "{what}: conjunctions");
+        assert_eq!(a.columns, b.columns, "{what}: covers");
+        assert_eq!(a.missing_at_fit, b.missing_at_fit, "{what}");
+    }
+
+    /// `mixed_data` with a 0/1 target depending on every column.
+    fn mixed_classes(n: usize, seed: u64) -> Dataset {
+        let data = mixed_data(n, seed);
+        let mut rng = Rng::new(seed ^ 0x5eed);
+        let labels: Vec<usize> = (0..n)
+            .map(|i| {
+                let x = data.column(0)[i];
+                let c = data.column(1)[i];
+                let b = data.column(2)[i];
+                let s = if x.is_nan() { 0.3 } else { (x - 5.0) / 3.0 }
+                    + if c == 1.0 { 0.8 } else { -0.2 }
+                    + 0.5 * b
+                    + rng.normal();
+                usize::from(s > 0.0)
+            })
+            .collect();
+        data.with_target(Target::Classes {
+            labels,
+            names: vec!["no".into(), "yes".into()],
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn literal_trees_grow_the_ensemble_rc_tree_grew() {
+        let small = RuleFitParams::new().max_rules(120);
+        let cases: Vec<(&str, Dataset, RuleFitParams)> = vec![
+            ("logistic", mixed_classes(900, 3), small.clone()),
+            (
+                "logistic, seed 9",
+                mixed_classes(1500, 4),
+                small.clone().seed(9),
+            ),
+            ("squared", mixed_data(800, 5), small.clone().tree_size(6)),
+            (
+                "squared, linear terms",
+                mixed_data(700, 6),
+                small.clone().linear_terms(true),
+            ),
+            (
+                "logistic, 19 thresholds, full subsample",
+                mixed_classes(600, 7),
+                RuleFitParams {
+                    binarizer: BinarizerParams::default().n_thresholds(19),
+                    ..small.clone().subsample(Some(1.0))
+                },
+            ),
+        ];
+        for (what, data, params) in &cases {
+            let new = build_with_literal_trees(params, data, None);
+            let old = build_with_rc_tree(params, data, None);
+            assert_same_ensemble(&new, &old, what);
+            // Weighted: integer and fractional weights, and extreme
+            // uniform weights (rescaled to 1 for the trees).
+            let n = data.n_rows();
+            let mut rng = Rng::new(17);
+            let varied: Vec<f64> = (0..n).map(|_| 0.25 + 3.0 * rng.next_f64()).collect();
+            let integer: Vec<f64> = (0..n).map(|i| (1 + i % 3) as f64).collect();
+            let uniform = vec![1000.0; n];
+            let huge: Vec<f64> = varied.iter().map(|w| w * 1e6).collect();
+            for (kind, w) in [
+                ("varied", &varied),
+                ("integer", &integer),
+                ("uniform 1000", &uniform),
+                ("huge", &huge),
+            ] {
+                let new = build_with_literal_trees(params, data, Some(w));
+                let old = build_with_rc_tree(params, data, Some(w));
+                assert_same_ensemble(&new, &old, &format!("{what}, {kind} weights"));
+            }
         }
+    }
+
+    #[test]
+    fn tree_weights_follow_rc_tree() {
+        assert_eq!(tree_weights(None, 3), vec![1.0; 3]);
+        // In range: as given.
+        assert_eq!(tree_weights(Some(&[0.5, 2.0]), 2), vec![0.5, 2.0]);
+        // Out of range: scaled by a power of two, or all 1 when uniform.
+        assert_eq!(tree_weights(Some(&[1000.0, 1000.0]), 2), vec![1.0, 1.0]);
+        let w = tree_weights(Some(&[1024.0, 512.0]), 2);
+        assert_eq!(w[0] / w[1], 2.0);
+        assert!(w[0] < 256.0);
     }
 }
