@@ -1,6 +1,6 @@
 //! Input checking and the fit-time representation of a dataset: float32
-//! columns, presorted row orders of the many-valued features, and a sparse
-//! row-wise index of the two-valued (one-hot) features.
+//! columns, presorted row orders of the many-valued features, byte codes of
+//! the few-valued ones, and row bitmasks of the two-valued (one-hot) ones.
 
 use rulecover_core::{Dataset, FeatureKind, Target};
 
@@ -14,7 +14,7 @@ pub(crate) enum FeatureClass {
     /// At most one distinct value (or values closer than 1e-7): never split.
     Constant,
     /// Exactly two distinct values `lo < hi`. `slot` indexes the binary
-    /// features; the sparse index marks the rarer value (`hi` when
+    /// features; the row bitmasks mark the rarer value (`hi` when
     /// `bit_is_hi`).
     Binary {
         slot: usize,
@@ -50,10 +50,6 @@ pub(crate) struct Prepared {
     pub code_values: Vec<Vec<f32>>,
     /// Number of binary features.
     pub n_binary: usize,
-    /// Row `i` has the marked value of the binary slots
-    /// `bin_idx[bin_ptr[i]..bin_ptr[i + 1]]`.
-    pub bin_ptr: Vec<u32>,
-    pub bin_idx: Vec<u32>,
     /// Per row, a bitmask (`mw` words) of the binary slots whose marked
     /// value the row holds.
     pub row_bits: Vec<u64>,
@@ -179,7 +175,7 @@ impl Prepared {
             cols.push(out);
         }
 
-        // Row bitmasks of the binary features, then the row-wise index.
+        // Row bitmasks of the binary features.
         let mw = binary.len().div_ceil(64);
         let mut row_bits = vec![0u64; n * mw];
         for (slot, &(j, marked)) in binary.iter().enumerate() {
@@ -188,19 +184,6 @@ impl Prepared {
                     row_bits[i * mw + (slot >> 6)] |= 1 << (slot & 63);
                 }
             }
-        }
-        let mut bin_ptr = Vec::with_capacity(n + 1);
-        let mut bin_idx = Vec::new();
-        bin_ptr.push(0u32);
-        for i in 0..n {
-            for (q, &word) in row_bits[i * mw..(i + 1) * mw].iter().enumerate() {
-                let mut w = word;
-                while w != 0 {
-                    bin_idx.push((q * 64) as u32 + w.trailing_zeros());
-                    w &= w - 1;
-                }
-            }
-            bin_ptr.push(bin_idx.len() as u32);
         }
 
         Ok(Prepared {
@@ -212,8 +195,6 @@ impl Prepared {
             codes,
             code_values,
             n_binary: binary.len(),
-            bin_ptr,
-            bin_idx,
             row_bits,
             mw,
         })
@@ -424,7 +405,8 @@ mod tests {
         assert_eq!(p.class[3], FeatureClass::Binned { slot: 1 });
         assert!(p.orders.is_empty());
         // The rarer value 0 of feature 1 is marked: only row 0 has it.
-        assert_eq!(p.bin_ptr, vec![0, 1, 1, 1, 1]);
+        assert_eq!(p.mw, 1);
+        assert_eq!(p.row_bits, vec![1, 0, 0, 0]);
     }
 
     #[test]
