@@ -54,6 +54,10 @@ pub(crate) struct Prepared {
     /// value the row holds.
     pub row_bits: Vec<u64>,
     pub mw: usize,
+    /// Per binary slot, a bitmask (`nw` words) of the rows holding its
+    /// marked value: `col_bits[slot · nw + (i >> 6)]` has bit `i & 63`.
+    pub col_bits: Vec<u64>,
+    pub nw: usize,
 }
 
 impl Prepared {
@@ -177,11 +181,14 @@ impl Prepared {
 
         // Row bitmasks of the binary features.
         let mw = binary.len().div_ceil(64);
+        let nw = n.div_ceil(64);
         let mut row_bits = vec![0u64; n * mw];
+        let mut col_bits = vec![0u64; binary.len() * nw];
         for (slot, &(j, marked)) in binary.iter().enumerate() {
             for (i, &v) in cols[j].iter().enumerate() {
                 if v == marked {
                     row_bits[i * mw + (slot >> 6)] |= 1 << (slot & 63);
+                    col_bits[slot * nw + (i >> 6)] |= 1 << (i & 63);
                 }
             }
         }
@@ -197,6 +204,8 @@ impl Prepared {
             n_binary: binary.len(),
             row_bits,
             mw,
+            col_bits,
+            nw,
         })
     }
 }
@@ -407,6 +416,7 @@ mod tests {
         // The rarer value 0 of feature 1 is marked: only row 0 has it.
         assert_eq!(p.mw, 1);
         assert_eq!(p.row_bits, vec![1, 0, 0, 0]);
+        assert_eq!((p.nw, p.col_bits.clone()), (1, vec![0b0001]));
     }
 
     #[test]

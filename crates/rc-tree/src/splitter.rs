@@ -115,6 +115,9 @@ pub(crate) struct Workspace<'a> {
     stamp: u32,
     /// The binary slots [`Workspace::count_binary`] counts (`mw` words).
     count_mask: Vec<u64>,
+    /// The rows of the node being counted, as a bitmask over all rows
+    /// (`nw` words; all zero between counts).
+    members: Vec<u64>,
     /// The features drawn for the node (native draws).
     drawn: Vec<usize>,
     /// Binned features: full histogram, and compact statistics of the
@@ -152,6 +155,7 @@ pub(crate) struct Scratch {
     bin_n: Vec<u32>,
     bin_stamp: Vec<u32>,
     count_mask: Vec<u64>,
+    members: Vec<u64>,
     drawn: Vec<usize>,
     hist: Vec<f64>,
     hist_n: Vec<u32>,
@@ -189,6 +193,11 @@ impl RowStats<'_> {
         }
     }
 }
+
+/// [`Workspace::count_binary`] scans the counted slots' columns when
+/// (counted slots) × (row words spanned by the node) is at most this many
+/// times the node's rows.
+const COLUMN_SCAN_RATIO: usize = 4;
 
 /// Spare slots after the binary slots' statistics, where
 /// [`Workspace::count_binary`] adds rows without a counted slot.
@@ -261,6 +270,7 @@ impl<'a> Workspace<'a> {
             bin_stamp: refill(scratch.bin_stamp, data.n_binary, 0),
             stamp: 0,
             count_mask: refill(scratch.count_mask, data.mw, 0),
+            members: refill(scratch.members, data.nw, 0),
             drawn: scratch.drawn,
             hist: scratch.hist,
             hist_n: scratch.hist_n,
@@ -290,6 +300,7 @@ impl<'a> Workspace<'a> {
             bin_n: self.bin_n,
             bin_stamp: self.bin_stamp,
             count_mask: self.count_mask,
+            members: self.members,
             drawn: self.drawn,
             hist: self.hist,
             hist_n: self.hist_n,
@@ -616,6 +627,21 @@ impl<'a> Workspace<'a> {
         let (mw, n_binary) = (data.mw, data.n_binary);
         let bits = &data.row_bits;
         let samples = &self.samples[start..end];
+        // A node's rows are in increasing row order (the root's are, and
+        // stable partitions keep it), so the rows of a slot's column
+        // bitmask within the node come in the node's order: for a large
+        // node, scanning the counted slots' columns over the node's span
+        // of rows costs less than visiting every row.
+        debug_assert!(samples.windows(2).all(|p| p[0] < p[1]));
+        let (lo, hi) = match (samples.first(), samples.last()) {
+            (Some(&a), Some(&b)) => (a as usize >> 6, b as usize >> 6),
+            _ => return,
+        };
+        let n_counted: usize = mask.iter().map(|m| m.count_ones() as usize).sum();
+        if n_counted * (hi - lo + 1) <= COLUMN_SCAN_RATIO * samples.len() {
+            self.count_binary_columns(start, end, lo, hi);
+            return;
+        }
         let stats: &mut [f64] = &mut self.bin_stats;
         let counts: &mut [u32] = &mut self.bin_n;
         let rows = RowStats {
@@ -662,6 +688,46 @@ impl<'a> Workspace<'a> {
                 }
             }
         }
+    }
+
+    /// [`Workspace::count_binary`] for a large node: marks the node's rows
+    /// in `members` (row words `lo..=hi`), then per counted slot visits the
+    /// set bits of its column bitmask and'ed with the members, in row
+    /// order.
+    fn count_binary_columns(&mut self, start: usize, end: usize, lo: usize, hi: usize) {
+        let data = self.data;
+        let nw = data.nw;
+        let members = &mut self.members;
+        for &r in &self.samples[start..end] {
+            members[r as usize >> 6] |= 1 << (r & 63);
+        }
+        let rows = RowStats {
+            d: self.d,
+            pair: &self.pair,
+            y: match self.target {
+                TargetRef::Classes { y, .. } => y,
+                TargetRef::Values(_) => &[],
+            },
+            w: self.weights,
+        };
+        let (stats, counts) = (&mut self.bin_stats, &mut self.bin_n);
+        for (q, &word) in self.count_mask.iter().enumerate() {
+            let mut m = word;
+            while m != 0 {
+                let s = q * 64 + m.trailing_zeros() as usize;
+                m &= m - 1;
+                let col = &data.col_bits[s * nw + lo..s * nw + hi + 1];
+                for (k, (&c, &b)) in col.iter().zip(&members[lo..=hi]).enumerate() {
+                    let mut x = c & b;
+                    while x != 0 {
+                        let r = 64 * (lo + k) + x.trailing_zeros() as usize;
+                        x &= x - 1;
+                        rows.add(stats, counts, s, r);
+                    }
+                }
+            }
+        }
+        members[lo..=hi].iter_mut().for_each(|b| *b = 0);
     }
 
     /// Evaluates a binned feature from the node's histogram over its codes
