@@ -272,8 +272,8 @@ impl<'a> Workspace<'a> {
             count_mask: refill(scratch.count_mask, data.mw, 0),
             members: refill(scratch.members, data.nw, 0),
             drawn: scratch.drawn,
-            hist: scratch.hist,
-            hist_n: scratch.hist_n,
+            hist: refill(scratch.hist, 0, 0.0),
+            hist_n: refill(scratch.hist_n, 0, 0),
             present: scratch.present,
             pn: scratch.pn,
             pstats: scratch.pstats,
@@ -524,17 +524,22 @@ impl<'a> Workspace<'a> {
                 bit_is_hi,
             } => {
                 if self.bin_stamp[slot] != self.stamp {
-                    // Not counted with the node's first draws (every
-                    // feature, scikit-learn's draws, or drawn after the
-                    // first ones were all constant): count every slot at
-                    // once, for the features still to come.
-                    let nb = self.data.n_binary;
-                    for (q, m) in self.count_mask.iter_mut().enumerate() {
-                        *m = if nb >= 64 * (q + 1) {
-                            !0
-                        } else {
-                            (1 << (nb - 64 * q)) - 1
-                        };
+                    // Not counted with the node's first draws: with every
+                    // feature, count all slots at once; else (scikit-learn's
+                    // draws, or drawn after the first ones were all
+                    // constant, typically in small nodes) this one.
+                    if self.all_features {
+                        let nb = self.data.n_binary;
+                        for (q, m) in self.count_mask.iter_mut().enumerate() {
+                            *m = if nb >= 64 * (q + 1) {
+                                !0
+                            } else {
+                                (1 << (nb - 64 * q)) - 1
+                            };
+                        }
+                    } else {
+                        self.count_mask.iter_mut().for_each(|m| *m = 0);
+                        self.count_mask[slot >> 6] |= 1 << (slot & 63);
                     }
                     self.count_binary(start, end);
                 }
@@ -620,7 +625,13 @@ impl<'a> Workspace<'a> {
                 m &= m - 1;
                 self.bin_stamp[s] = stamp;
                 self.bin_n[s] = 0;
-                self.bin_stats[s * d..(s + 1) * d].fill(0.0);
+                if d == 2 {
+                    // (`fill` on two values calls memset.)
+                    self.bin_stats[2 * s] = 0.0;
+                    self.bin_stats[2 * s + 1] = 0.0;
+                } else {
+                    self.bin_stats[s * d..(s + 1) * d].fill(0.0);
+                }
             }
         }
         let data = self.data;
@@ -787,10 +798,12 @@ impl<'a> Workspace<'a> {
                 }
             }
         } else {
-            self.hist.clear();
-            self.hist.resize(nc * d, 0.0);
-            self.hist_n.clear();
-            self.hist_n.resize(nc, 0);
+            // All zero between calls (the codes present are cleared below),
+            // so only growth is filled.
+            if self.hist_n.len() < nc {
+                self.hist.resize(nc * d, 0.0);
+                self.hist_n.resize(nc, 0);
+            }
             if d == 2 {
                 for &r in samples {
                     let r = r as usize;
@@ -812,8 +825,10 @@ impl<'a> Workspace<'a> {
                 if self.hist_n[c] > 0 {
                     self.present.push(c as u16);
                     self.pn.push(self.hist_n[c]);
-                    self.pstats
-                        .extend_from_slice(&self.hist[c * d..(c + 1) * d]);
+                    self.hist_n[c] = 0;
+                    let h = &mut self.hist[c * d..(c + 1) * d];
+                    self.pstats.extend_from_slice(h);
+                    h.fill(0.0);
                 }
             }
         }
