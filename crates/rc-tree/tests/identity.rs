@@ -96,9 +96,10 @@ fn mixed(n: usize, classes: usize, seed: u64) -> Dataset {
 }
 
 /// `n` rows of 40 dense 0/1 columns (about half the rows hold each
-/// column's rarer value), so a row has many marked binary values: the
-/// splitter packs the drawn binary columns one at a time instead of
-/// scattering all of them.
+/// column's rarer value), so a row has many marked binary values: most
+/// rows hold several of a node's drawn binary columns (the one-hot
+/// count's slow path, which was the packing path when the hashes were
+/// recorded).
 fn dense_binary(n: usize, seed: u64) -> Dataset {
     let p = 40;
     let mut rng = Rng::new(seed);
