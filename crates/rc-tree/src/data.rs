@@ -61,10 +61,12 @@ pub(crate) struct Prepared {
 }
 
 impl Prepared {
-    /// Whether row `r` holds the marked value of binary slot `slot`.
+    /// Whether row `r` holds the marked value of binary slot `slot` (read
+    /// from the slot's column bitmask, which stays in cache when one slot
+    /// is read for many rows).
     #[inline]
     pub fn bit(&self, slot: usize, r: usize) -> bool {
-        (self.row_bits[r * self.mw + (slot >> 6)] >> (slot & 63)) & 1 != 0
+        (self.col_bits[slot * self.nw + (r >> 6)] >> (r & 63)) & 1 != 0
     }
 }
 
