@@ -1,6 +1,6 @@
 //! Input checking and the fit-time representation of a dataset: float32
-//! columns, presorted row orders of the many-valued features, and a sparse
-//! row-wise index of the two-valued (one-hot) features.
+//! columns, presorted row orders of the many-valued features, byte codes of
+//! the few-valued ones, and row bitmasks of the two-valued (one-hot) ones.
 
 use rulecover_core::{Dataset, FeatureKind, Target};
 
@@ -14,7 +14,7 @@ pub(crate) enum FeatureClass {
     /// At most one distinct value (or values closer than 1e-7): never split.
     Constant,
     /// Exactly two distinct values `lo < hi`. `slot` indexes the binary
-    /// features; the sparse index marks the rarer value (`hi` when
+    /// features; the row bitmasks mark the rarer value (`hi` when
     /// `bit_is_hi`).
     Binary {
         slot: usize,
@@ -50,21 +50,23 @@ pub(crate) struct Prepared {
     pub code_values: Vec<Vec<f32>>,
     /// Number of binary features.
     pub n_binary: usize,
-    /// Row `i` has the marked value of the binary slots
-    /// `bin_idx[bin_ptr[i]..bin_ptr[i + 1]]`.
-    pub bin_ptr: Vec<u32>,
-    pub bin_idx: Vec<u32>,
     /// Per row, a bitmask (`mw` words) of the binary slots whose marked
     /// value the row holds.
     pub row_bits: Vec<u64>,
     pub mw: usize,
+    /// Per binary slot, a bitmask (`nw` words) of the rows holding its
+    /// marked value: `col_bits[slot · nw + (i >> 6)]` has bit `i & 63`.
+    pub col_bits: Vec<u64>,
+    pub nw: usize,
 }
 
 impl Prepared {
-    /// Whether row `r` holds the marked value of binary slot `slot`.
+    /// Whether row `r` holds the marked value of binary slot `slot` (read
+    /// from the slot's column bitmask, which stays in cache when one slot
+    /// is read for many rows).
     #[inline]
     pub fn bit(&self, slot: usize, r: usize) -> bool {
-        (self.row_bits[r * self.mw + (slot >> 6)] >> (slot & 63)) & 1 != 0
+        (self.col_bits[slot * self.nw + (r >> 6)] >> (r & 63)) & 1 != 0
     }
 }
 
@@ -179,28 +181,18 @@ impl Prepared {
             cols.push(out);
         }
 
-        // Row bitmasks of the binary features, then the row-wise index.
+        // Row bitmasks of the binary features.
         let mw = binary.len().div_ceil(64);
+        let nw = n.div_ceil(64);
         let mut row_bits = vec![0u64; n * mw];
+        let mut col_bits = vec![0u64; binary.len() * nw];
         for (slot, &(j, marked)) in binary.iter().enumerate() {
             for (i, &v) in cols[j].iter().enumerate() {
                 if v == marked {
                     row_bits[i * mw + (slot >> 6)] |= 1 << (slot & 63);
+                    col_bits[slot * nw + (i >> 6)] |= 1 << (i & 63);
                 }
             }
-        }
-        let mut bin_ptr = Vec::with_capacity(n + 1);
-        let mut bin_idx = Vec::new();
-        bin_ptr.push(0u32);
-        for i in 0..n {
-            for (q, &word) in row_bits[i * mw..(i + 1) * mw].iter().enumerate() {
-                let mut w = word;
-                while w != 0 {
-                    bin_idx.push((q * 64) as u32 + w.trailing_zeros());
-                    w &= w - 1;
-                }
-            }
-            bin_ptr.push(bin_idx.len() as u32);
         }
 
         Ok(Prepared {
@@ -212,10 +204,10 @@ impl Prepared {
             codes,
             code_values,
             n_binary: binary.len(),
-            bin_ptr,
-            bin_idx,
             row_bits,
             mw,
+            col_bits,
+            nw,
         })
     }
 }
@@ -424,7 +416,9 @@ mod tests {
         assert_eq!(p.class[3], FeatureClass::Binned { slot: 1 });
         assert!(p.orders.is_empty());
         // The rarer value 0 of feature 1 is marked: only row 0 has it.
-        assert_eq!(p.bin_ptr, vec![0, 1, 1, 1, 1]);
+        assert_eq!(p.mw, 1);
+        assert_eq!(p.row_bits, vec![1, 0, 0, 0]);
+        assert_eq!((p.nw, p.col_bits.clone()), (1, vec![0b0001]));
     }
 
     #[test]

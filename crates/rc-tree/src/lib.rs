@@ -95,8 +95,9 @@
 //! # Speed
 //!
 //! The data is prepared once per fit (and shared by all trees of an
-//! ensemble): two-valued columns (one-hot indicators) become row bitmasks,
-//! columns with at most 256 distinct values become one-byte codes split
+//! ensemble): two-valued columns (one-hot indicators) become row and
+//! column bitmasks, of which a node counts only the drawn columns, in one
+//! pass; columns with at most 256 distinct values become one-byte codes split
 //! from per-node histograms, and other columns are sorted once and kept
 //! sorted per node by stable partitioning, so no node sorts anything.
 //! Zero-weight rows (out-of-bag rows of a bootstrap) are dropped up front.

@@ -3,8 +3,8 @@
 //! Many-valued features keep their rows in presorted lists (sorted once per
 //! fit, stably partitioned at every split), so a candidate feature is
 //! scanned in `O(rows in node)` without sorting. Two-valued features (e.g.
-//! one-hot indicators) are evaluated from per-node counts gathered in one
-//! pass over a sparse row index. Split choices follow scikit-learn's
+//! one-hot indicators) are evaluated from per-node counts of the drawn
+//! ones, gathered in one pass over the node's rows' bitmasks. Split choices follow scikit-learn's
 //! `BestSplitter`: candidate thresholds between consecutive distinct values
 //! (values closer than 1e-7 count as equal), `min_samples_leaf` and
 //! `min_weight_leaf` checked per candidate, the best proxy improvement wins
@@ -113,24 +113,13 @@ pub(crate) struct Workspace<'a> {
     /// Node stamp at which each binary slot's statistics were computed.
     bin_stamp: Vec<u32>,
     stamp: u32,
-    /// Node-local row statistics for binary counting, valid at `loc_stamp`.
-    loc: Vec<f64>,
-    /// Node-local copies of the rows' binary bitmasks (`mw` words a row).
-    loc_mask: Vec<u64>,
-    loc_stamp: u32,
-    mask_stamp: u32,
-    /// Whether binary slots are counted from [`Workspace::scatter_bits`]
-    /// (all slots' bits of a node at once, from the sparse row index)
-    /// rather than packed slot by slot from `loc_mask`; both give the same
-    /// words, so the choice (a cost model) never changes a tree.
-    scatter: bool,
-    /// Node-local bits, slot-major: word `slot · blocks + b` has bit `i`
-    /// set when the node's row `64 b + i` holds the slot's marked value;
-    /// valid at `bits_stamp`.
-    loc_bits: Vec<u64>,
-    bits_stamp: u32,
-    /// One slot's node-local bit words, packed from `loc_mask`.
-    slot_words: Vec<u64>,
+    /// The binary slots [`Workspace::count_binary`] counts (`mw` words).
+    count_mask: Vec<u64>,
+    /// The rows of the node being counted, as a bitmask over all rows
+    /// (`nw` words; all zero between counts).
+    members: Vec<u64>,
+    /// The features drawn for the node (native draws).
+    drawn: Vec<usize>,
     /// Binned features: full histogram, and compact statistics of the
     /// codes present in the node.
     hist: Vec<f64>,
@@ -165,10 +154,9 @@ pub(crate) struct Scratch {
     bin_stats: Vec<f64>,
     bin_n: Vec<u32>,
     bin_stamp: Vec<u32>,
-    loc: Vec<f64>,
-    loc_mask: Vec<u64>,
-    loc_bits: Vec<u64>,
-    slot_words: Vec<u64>,
+    count_mask: Vec<u64>,
+    members: Vec<u64>,
+    drawn: Vec<usize>,
     hist: Vec<f64>,
     hist_n: Vec<u32>,
     present: Vec<u16>,
@@ -180,6 +168,40 @@ pub(crate) struct Scratch {
     /// Rows routed through a grown tree to count its coverage (ensembles).
     pub rows: Vec<u32>,
 }
+
+/// What a row adds to a binary slot's statistics.
+struct RowStats<'a> {
+    d: usize,
+    pair: &'a [[f64; 2]],
+    y: &'a [u32],
+    w: &'a [f64],
+}
+
+impl RowStats<'_> {
+    /// Adds row `r` to slot `s`: its count, and its `[w · [y = 0], w ·
+    /// [y = 1]]` or `[w, w · y]` (`d` = 2; an exact zero added to a sum
+    /// leaves it unchanged), else its weight in its class.
+    #[inline(always)]
+    fn add(&self, stats: &mut [f64], counts: &mut [u32], s: usize, r: usize) {
+        counts[s] += 1;
+        if self.d == 2 {
+            let [a, b] = self.pair[r];
+            stats[2 * s] += a;
+            stats[2 * s + 1] += b;
+        } else {
+            stats[s * self.d + self.y[r] as usize] += self.w[r];
+        }
+    }
+}
+
+/// [`Workspace::count_binary`] scans the counted slots' columns when
+/// (counted slots) × (row words spanned by the node) is at most this many
+/// times the node's rows.
+const COLUMN_SCAN_RATIO: usize = 4;
+
+/// Spare slots after the binary slots' statistics, where
+/// [`Workspace::count_binary`] adds rows without a counted slot.
+const SPARE_SLOTS: usize = 8;
 
 /// `v` cleared and filled with `len` copies of `x`, keeping its capacity.
 fn refill<T: Clone>(mut v: Vec<T>, len: usize, x: T) -> Vec<T> {
@@ -243,20 +265,15 @@ impl<'a> Workspace<'a> {
             tmp_entries: refill(scratch.tmp_entries, m, (0.0, 0)),
             pair,
             goes_left: refill(scratch.goes_left, data.n, false),
-            bin_stats: refill(scratch.bin_stats, data.n_binary * d, 0.0),
-            bin_n: refill(scratch.bin_n, data.n_binary, 0),
+            bin_stats: refill(scratch.bin_stats, (data.n_binary + SPARE_SLOTS) * d, 0.0),
+            bin_n: refill(scratch.bin_n, data.n_binary + SPARE_SLOTS, 0),
             bin_stamp: refill(scratch.bin_stamp, data.n_binary, 0),
             stamp: 0,
-            loc: scratch.loc,
-            loc_mask: scratch.loc_mask,
-            loc_stamp: u32::MAX,
-            mask_stamp: u32::MAX,
-            scatter: scatter_pays(data, cfg),
-            loc_bits: scratch.loc_bits,
-            bits_stamp: u32::MAX,
-            slot_words: scratch.slot_words,
-            hist: scratch.hist,
-            hist_n: scratch.hist_n,
+            count_mask: refill(scratch.count_mask, data.mw, 0),
+            members: refill(scratch.members, data.nw, 0),
+            drawn: scratch.drawn,
+            hist: refill(scratch.hist, 0, 0.0),
+            hist_n: refill(scratch.hist_n, 0, 0),
             present: scratch.present,
             pn: scratch.pn,
             pstats: scratch.pstats,
@@ -282,10 +299,9 @@ impl<'a> Workspace<'a> {
             bin_stats: self.bin_stats,
             bin_n: self.bin_n,
             bin_stamp: self.bin_stamp,
-            loc: self.loc,
-            loc_mask: self.loc_mask,
-            loc_bits: self.loc_bits,
-            slot_words: self.slot_words,
+            count_mask: self.count_mask,
+            members: self.members,
+            drawn: self.drawn,
             hist: self.hist,
             hist_n: self.hist_n,
             present: self.present,
@@ -370,9 +386,43 @@ impl<'a> Workspace<'a> {
                 }
             }
         } else {
+            // The first `max_features` draws do not depend on what the
+            // scans find, so they are drawn up front and the one-hot
+            // (binary) columns among them counted in one pass over the
+            // node's rows; they are then scanned in draw order.
             let mut pool = p;
-            let mut visited = 0;
+            let first = self.cfg.max_features.min(p);
+            self.drawn.clear();
+            self.count_mask.iter_mut().for_each(|m| *m = 0);
+            for _ in 0..first {
+                let j = crate::draw::below(rng, pool);
+                pool -= 1;
+                self.features.swap(j, pool);
+                let f = self.features[pool];
+                self.drawn.push(f);
+                if let FeatureClass::Binary { slot, .. } = self.data.class[f] {
+                    if !known(constants, f) {
+                        self.count_mask[slot >> 6] |= 1 << (slot & 63);
+                    }
+                }
+            }
+            if self.count_mask.iter().any(|&m| m != 0) {
+                self.count_binary(start, end);
+            }
             let mut non_constant = 0;
+            for t in 0..first {
+                let f = self.drawn[t];
+                if known(constants, f) {
+                    continue;
+                }
+                if self.eval_feature(f, start, end, tot, min_weight_leaf, &mut best) {
+                    non_constant += 1;
+                } else {
+                    constants[f >> 6] |= 1 << (f & 63);
+                }
+            }
+            // All drawn features constant: draw on, one at a time.
+            let mut visited = first;
             while pool > 0 && (visited < self.cfg.max_features || non_constant == 0) {
                 let j = crate::draw::below(rng, pool);
                 pool -= 1;
@@ -398,9 +448,6 @@ impl<'a> Workspace<'a> {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 || self.stamp == u32::MAX {
             self.bin_stamp.iter_mut().for_each(|s| *s = u32::MAX);
-            self.loc_stamp = u32::MAX;
-            self.mask_stamp = u32::MAX;
-            self.bits_stamp = u32::MAX;
             self.stamp = 1;
         }
     }
@@ -477,11 +524,24 @@ impl<'a> Workspace<'a> {
                 bit_is_hi,
             } => {
                 if self.bin_stamp[slot] != self.stamp {
+                    // Not counted with the node's first draws: with every
+                    // feature, count all slots at once; else (scikit-learn's
+                    // draws, or drawn after the first ones were all
+                    // constant, typically in small nodes) this one.
                     if self.all_features {
-                        self.binary_counts(start, end);
+                        let nb = self.data.n_binary;
+                        for (q, m) in self.count_mask.iter_mut().enumerate() {
+                            *m = if nb >= 64 * (q + 1) {
+                                !0
+                            } else {
+                                (1 << (nb - 64 * q)) - 1
+                            };
+                        }
                     } else {
-                        self.binary_count(slot, start, end);
+                        self.count_mask.iter_mut().for_each(|m| *m = 0);
+                        self.count_mask[slot >> 6] |= 1 << (slot & 63);
                     }
+                    self.count_binary(start, end);
                 }
                 let m_node = end - start;
                 let nb = self.bin_n[slot] as usize;
@@ -550,193 +610,135 @@ impl<'a> Workspace<'a> {
         }
     }
 
-    /// Per binary feature, the weighted statistics and the count of the
-    /// node's rows holding the marked value.
-    fn binary_counts(&mut self, start: usize, end: usize) {
-        self.bin_stats.iter_mut().for_each(|v| *v = 0.0);
-        self.bin_n.iter_mut().for_each(|v| *v = 0);
+    /// For every binary slot in `count_mask`, the weighted statistics
+    /// (class weights, or `[Σw, Σwy]`) and the count of the node's rows
+    /// holding the marked value, summed in the node's row order, in one
+    /// pass over the rows' bitmasks.
+    fn count_binary(&mut self, start: usize, end: usize) {
+        let d = self.d;
         let stamp = self.stamp;
-        self.bin_stamp.iter_mut().for_each(|s| *s = stamp);
-        let (ptr, idx) = (&self.data.bin_ptr, &self.data.bin_idx);
-        let w = self.weights;
-        let d = self.d;
-        match self.target {
-            TargetRef::Classes { y, .. } => {
-                for &r in &self.samples[start..end] {
-                    let r = r as usize;
-                    let (c, wr) = (y[r] as usize, w[r]);
-                    for &b in &idx[ptr[r] as usize..ptr[r + 1] as usize] {
-                        let b = b as usize;
-                        self.bin_stats[b * d + c] += wr;
-                        self.bin_n[b] += 1;
-                    }
-                }
-            }
-            TargetRef::Values(y) => {
-                for &r in &self.samples[start..end] {
-                    let r = r as usize;
-                    let (wr, wy) = (w[r], w[r] * y[r]);
-                    for &b in &idx[ptr[r] as usize..ptr[r + 1] as usize] {
-                        let b = b as usize;
-                        self.bin_stats[2 * b] += wr;
-                        self.bin_stats[2 * b + 1] += wy;
-                        self.bin_n[b] += 1;
-                    }
+        let mask = &self.count_mask;
+        for (q, &word) in mask.iter().enumerate() {
+            let mut m = word;
+            while m != 0 {
+                let s = q * 64 + m.trailing_zeros() as usize;
+                m &= m - 1;
+                self.bin_stamp[s] = stamp;
+                self.bin_n[s] = 0;
+                if d == 2 {
+                    // (`fill` on two values calls memset.)
+                    self.bin_stats[2 * s] = 0.0;
+                    self.bin_stats[2 * s + 1] = 0.0;
+                } else {
+                    self.bin_stats[s * d..(s + 1) * d].fill(0.0);
                 }
             }
         }
-    }
-
-    /// The weighted statistics and the count of the node's rows holding
-    /// the marked value of one binary slot, from the slot's node-local bit
-    /// words (64 rows a word): popcounts, and the statistics of the set
-    /// rows summed in row order.
-    fn binary_count(&mut self, slot: usize, start: usize, end: usize) {
-        self.bin_stamp[slot] = self.stamp;
-        let len = end - start;
-        self.ensure_local(start, end);
-        let blocks = len.div_ceil(64);
-        if self.scatter {
-            if self.bits_stamp != self.stamp {
-                self.scatter_bits(start, end);
-                self.bits_stamp = self.stamp;
-            }
-        } else {
-            if self.mask_stamp != self.stamp {
-                self.gather_masks(start, end);
-                self.mask_stamp = self.stamp;
-            }
-            self.pack_slot(slot, len);
-        }
-        let words = if self.scatter {
-            &self.loc_bits[slot * blocks..(slot + 1) * blocks]
-        } else {
-            &self.slot_words[..blocks]
-        };
-        let d = self.d;
-        let stats = &mut self.bin_stats[slot * d..(slot + 1) * d];
-        let mut n = 0u32;
-        if d == 2 {
-            let (v0, v1) = self.loc[..2 * len].split_at(len);
-            let (mut s0, mut s1) = (0.0f64, 0.0f64);
-            for (b, &w) in words.iter().enumerate() {
-                let mut word = w;
-                n += word.count_ones();
-                while word != 0 {
-                    let i = 64 * b + word.trailing_zeros() as usize;
-                    word &= word - 1;
-                    s0 += v0[i];
-                    s1 += v1[i];
-                }
-            }
-            stats[0] = s0;
-            stats[1] = s1;
-        } else {
-            stats.iter_mut().for_each(|v| *v = 0.0);
-            for (b, &w) in words.iter().enumerate() {
-                let mut word = w;
-                n += word.count_ones();
-                while word != 0 {
-                    let i = 64 * b + word.trailing_zeros() as usize;
-                    word &= word - 1;
-                    for (j, s) in stats.iter_mut().enumerate() {
-                        *s += self.loc[j * len + i];
-                    }
-                }
-            }
-        }
-        self.bin_n[slot] = n;
-    }
-
-    /// Packs one binary slot's bits of the node's `len` rows from the
-    /// gathered row masks into `slot_words`.
-    fn pack_slot(&mut self, slot: usize, len: usize) {
-        let mw = self.data.mw;
-        let (q, sh) = (slot >> 6, slot & 63);
-        let masks = &self.loc_mask[..len * mw];
-        self.slot_words.clear();
-        for base in (0..len).step_by(64) {
-            let top = (base + 64).min(len);
-            let mut word = 0u64;
-            for (b, m) in masks[base * mw..top * mw].chunks_exact(mw).enumerate() {
-                word |= ((m[q] >> sh) & 1) << b;
-            }
-            self.slot_words.push(word);
-        }
-    }
-
-    /// Sets every binary slot's node-local bits (`loc_bits`) in one pass
-    /// over the node's rows and their marked slots in the sparse row
-    /// index.
-    fn scatter_bits(&mut self, start: usize, end: usize) {
-        let len = end - start;
-        let blocks = len.div_ceil(64);
-        self.loc_bits.clear();
-        self.loc_bits.resize(self.data.n_binary * blocks, 0);
-        let (ptr, idx) = (&self.data.bin_ptr, &self.data.bin_idx);
-        for (i, &r) in self.samples[start..end].iter().enumerate() {
-            let r = r as usize;
-            let (b, bit) = (i >> 6, 1u64 << (i & 63));
-            for &s in &idx[ptr[r] as usize..ptr[r + 1] as usize] {
-                self.loc_bits[s as usize * blocks + b] |= bit;
-            }
-        }
-    }
-
-    /// Makes the node-local statistics of [`Workspace::gather_local`]
-    /// current.
-    fn ensure_local(&mut self, start: usize, end: usize) {
-        if self.loc_stamp != self.stamp {
-            self.gather_local(start, end);
-            self.loc_stamp = self.stamp;
-        }
-    }
-
-    /// Gathers the node's per-row statistics contiguously: `loc[j · len +
-    /// i]` is `w · [y = j]` (classes) or `w`, `w · y`, `w · y²`
-    /// (regression) of the node's `i`-th row.
-    fn gather_local(&mut self, start: usize, end: usize) {
-        let len = end - start;
-        let rows = match self.target {
-            TargetRef::Classes { k, .. } => k,
-            TargetRef::Values(_) => 3,
-        };
-        self.loc.clear();
-        self.loc.resize(rows * len, 0.0);
-        let w = self.weights;
-        match self.target {
-            TargetRef::Classes { y, .. } => {
-                for (i, &r) in self.samples[start..end].iter().enumerate() {
-                    let r = r as usize;
-                    self.loc[y[r] as usize * len + i] = w[r];
-                }
-            }
-            TargetRef::Values(y) => {
-                for (i, &r) in self.samples[start..end].iter().enumerate() {
-                    let r = r as usize;
-                    let wy = w[r] * y[r];
-                    self.loc[i] = w[r];
-                    self.loc[len + i] = wy;
-                    self.loc[2 * len + i] = wy * y[r];
-                }
-            }
-        }
-    }
-
-    /// Gathers the node's rows' binary bitmasks contiguously.
-    fn gather_masks(&mut self, start: usize, end: usize) {
-        let mw = self.data.mw;
-        let len = end - start;
-        self.loc_mask.clear();
-        self.loc_mask.resize(len * mw, 0);
-        let row_bits = &self.data.row_bits;
+        let data = self.data;
+        let (mw, n_binary) = (data.mw, data.n_binary);
+        let bits = &data.row_bits;
         let samples = &self.samples[start..end];
-        for (dst, &r) in self.loc_mask.chunks_exact_mut(mw).zip(samples) {
+        // A node's rows are in increasing row order (the root's are, and
+        // stable partitions keep it), so the rows of a slot's column
+        // bitmask within the node come in the node's order: for a large
+        // node, scanning the counted slots' columns over the node's span
+        // of rows costs less than visiting every row.
+        debug_assert!(samples.windows(2).all(|p| p[0] < p[1]));
+        let (lo, hi) = match (samples.first(), samples.last()) {
+            (Some(&a), Some(&b)) => (a as usize >> 6, b as usize >> 6),
+            _ => return,
+        };
+        let n_counted: usize = mask.iter().map(|m| m.count_ones() as usize).sum();
+        if n_counted * (hi - lo + 1) <= COLUMN_SCAN_RATIO * samples.len() {
+            self.count_binary_columns(start, end, lo, hi);
+            return;
+        }
+        let stats: &mut [f64] = &mut self.bin_stats;
+        let counts: &mut [u32] = &mut self.bin_n;
+        let rows = RowStats {
+            d,
+            pair: &self.pair,
+            y: match self.target {
+                TargetRef::Classes { y, .. } => y,
+                TargetRef::Values(_) => &[],
+            },
+            w: self.weights,
+        };
+        let mut add = |s: usize, r: usize| rows.add(stats, counts, s, r);
+        for (i, &r) in samples.iter().enumerate() {
             let r = r as usize;
-            for (q, d) in dst.iter_mut().enumerate() {
-                *d = row_bits[r * mw + q];
+            let row = &bits[r * mw..(r + 1) * mw];
+            // The row's first counted slot, found without branching (a
+            // row without one goes to one of 8 spare slots, rotated so
+            // consecutive such rows do not wait on each other's sums);
+            // most rows have at most one, so the loop below rarely runs.
+            // (`count_ones` is not one instruction on baseline x86-64.)
+            let mut first = n_binary + (i % SPARE_SLOTS);
+            let (mut words, mut multi) = (0u32, 0u64);
+            for q in (0..mw).rev() {
+                let m = row[q] & mask[q];
+                words += u32::from(m != 0);
+                multi |= m & m.wrapping_sub(1);
+                if m != 0 {
+                    first = 64 * q + m.trailing_zeros() as usize;
+                }
+            }
+            add(first, r);
+            if words > 1 || multi != 0 {
+                let mut skip = true;
+                for (q, (&b, &mq)) in row.iter().zip(mask).enumerate() {
+                    let mut m = b & mq;
+                    if skip && m != 0 {
+                        m &= m - 1;
+                        skip = false;
+                    }
+                    while m != 0 {
+                        add(64 * q + m.trailing_zeros() as usize, r);
+                        m &= m - 1;
+                    }
+                }
             }
         }
+    }
+
+    /// [`Workspace::count_binary`] for a large node: marks the node's rows
+    /// in `members` (row words `lo..=hi`), then per counted slot visits the
+    /// set bits of its column bitmask and'ed with the members, in row
+    /// order.
+    fn count_binary_columns(&mut self, start: usize, end: usize, lo: usize, hi: usize) {
+        let data = self.data;
+        let nw = data.nw;
+        let members = &mut self.members;
+        for &r in &self.samples[start..end] {
+            members[r as usize >> 6] |= 1 << (r & 63);
+        }
+        let rows = RowStats {
+            d: self.d,
+            pair: &self.pair,
+            y: match self.target {
+                TargetRef::Classes { y, .. } => y,
+                TargetRef::Values(_) => &[],
+            },
+            w: self.weights,
+        };
+        let (stats, counts) = (&mut self.bin_stats, &mut self.bin_n);
+        for (q, &word) in self.count_mask.iter().enumerate() {
+            let mut m = word;
+            while m != 0 {
+                let s = q * 64 + m.trailing_zeros() as usize;
+                m &= m - 1;
+                let col = &data.col_bits[s * nw + lo..s * nw + hi + 1];
+                for (k, (&c, &b)) in col.iter().zip(&members[lo..=hi]).enumerate() {
+                    let mut x = c & b;
+                    while x != 0 {
+                        let r = 64 * (lo + k) + x.trailing_zeros() as usize;
+                        x &= x - 1;
+                        rows.add(stats, counts, s, r);
+                    }
+                }
+            }
+        }
+        members[lo..=hi].iter_mut().for_each(|b| *b = 0);
     }
 
     /// Evaluates a binned feature from the node's histogram over its codes
@@ -754,9 +756,13 @@ impl<'a> Workspace<'a> {
         best: &mut Best,
     ) -> bool {
         let len = end - start;
-        self.ensure_local(start, end);
         let d = self.d;
         let data = self.data;
+        let (pair, w) = (&self.pair, self.weights);
+        let y = match self.target {
+            TargetRef::Classes { y, .. } => y,
+            TargetRef::Values(_) => &[],
+        };
         let codes = &data.codes[slot];
         let values = &data.code_values[slot];
         let nc = values.len();
@@ -782,38 +788,47 @@ impl<'a> Workspace<'a> {
                 }
                 let t = self.present.len() - 1;
                 self.pn[t] += 1;
-                for j in 0..d {
-                    self.pstats[t * d + j] += self.loc[j * len + i as usize];
+                let r = samples[i as usize] as usize;
+                let st = &mut self.pstats[t * d..(t + 1) * d];
+                if d == 2 {
+                    st[0] += pair[r][0];
+                    st[1] += pair[r][1];
+                } else {
+                    st[y[r] as usize] += w[r];
                 }
             }
         } else {
-            self.hist.clear();
-            self.hist.resize(nc * d, 0.0);
-            self.hist_n.clear();
-            self.hist_n.resize(nc, 0);
+            // All zero between calls (the codes present are cleared below),
+            // so only growth is filled.
+            if self.hist_n.len() < nc {
+                self.hist.resize(nc * d, 0.0);
+                self.hist_n.resize(nc, 0);
+            }
             if d == 2 {
-                let (v0, v1) = self.loc[..2 * len].split_at(len);
-                for ((&r, &a), &b) in samples.iter().zip(v0).zip(v1) {
-                    let c = codes[r as usize] as usize;
+                for &r in samples {
+                    let r = r as usize;
+                    let [a, b] = pair[r];
+                    let c = codes[r] as usize;
                     self.hist_n[c] += 1;
                     self.hist[2 * c] += a;
                     self.hist[2 * c + 1] += b;
                 }
             } else {
-                for (i, &r) in samples.iter().enumerate() {
-                    let c = codes[r as usize] as usize;
+                for &r in samples {
+                    let r = r as usize;
+                    let c = codes[r] as usize;
                     self.hist_n[c] += 1;
-                    for j in 0..d {
-                        self.hist[c * d + j] += self.loc[j * len + i];
-                    }
+                    self.hist[c * d + y[r] as usize] += w[r];
                 }
             }
             for c in 0..nc {
                 if self.hist_n[c] > 0 {
                     self.present.push(c as u16);
                     self.pn.push(self.hist_n[c]);
-                    self.pstats
-                        .extend_from_slice(&self.hist[c * d..(c + 1) * d]);
+                    self.hist_n[c] = 0;
+                    let h = &mut self.hist[c * d..(c + 1) * d];
+                    self.pstats.extend_from_slice(h);
+                    h.fill(0.0);
                 }
             }
         }
@@ -884,9 +899,7 @@ impl<'a> Workspace<'a> {
     /// order of the rows' lists).
     pub fn mark(&mut self, start: usize, end: usize, best: &Best) -> (usize, Totals, Totals) {
         let data = self.data;
-        let samples = &self.samples[start..end];
-        let mut n_left = 0;
-        match data.class[best.feature] {
+        let (n_left, left, right) = match data.class[best.feature] {
             FeatureClass::Sorted { slot } => {
                 // The split is a prefix of the feature's sorted rows.
                 let base = slot * self.m;
@@ -894,75 +907,51 @@ impl<'a> Workspace<'a> {
                 for (i, &(_, r)) in seg.iter().enumerate() {
                     self.goes_left[r as usize] = i < best.n_left;
                 }
-                n_left = best.n_left;
+                self.mark_sides(start, end, |marks, r| marks[r])
             }
             FeatureClass::Binary {
                 slot, bit_is_hi, ..
-            } => {
-                let mw = data.mw;
-                let (q, sh) = (slot >> 6, slot & 63);
-                if self.bits_stamp == self.stamp {
-                    let blocks = samples.len().div_ceil(64);
-                    let words = &self.loc_bits[slot * blocks..(slot + 1) * blocks];
-                    for (i, &r) in samples.iter().enumerate() {
-                        let gl = ((words[i >> 6] >> (i & 63)) & 1 != 0) != bit_is_hi;
-                        self.goes_left[r as usize] = gl;
-                        n_left += usize::from(gl);
-                    }
-                } else if self.mask_stamp == self.stamp {
-                    for (&r, m) in samples.iter().zip(self.loc_mask.chunks_exact(mw)) {
-                        let gl = ((m[q] >> sh) & 1 != 0) != bit_is_hi;
-                        self.goes_left[r as usize] = gl;
-                        n_left += usize::from(gl);
-                    }
-                } else {
-                    for &r in samples {
-                        let gl = data.bit(slot, r as usize) != bit_is_hi;
-                        self.goes_left[r as usize] = gl;
-                        n_left += usize::from(gl);
-                    }
-                }
-            }
+            } => self.mark_sides(start, end, |_, r| data.bit(slot, r) != bit_is_hi),
             FeatureClass::Binned { slot } => {
-                let codes = &data.codes[slot];
-                for &r in samples {
-                    let gl = (codes[r as usize] as usize) <= best.code;
-                    self.goes_left[r as usize] = gl;
-                    n_left += usize::from(gl);
-                }
+                let (codes, code) = (&data.codes[slot], best.code);
+                self.mark_sides(start, end, |_, r| (codes[r] as usize) <= code)
             }
             FeatureClass::Constant => {
-                let x = &data.cols[best.feature];
-                for &r in samples {
-                    let gl = (x[r as usize] as f64) <= best.threshold;
-                    self.goes_left[r as usize] = gl;
-                    n_left += usize::from(gl);
-                }
+                let (x, t) = (&data.cols[best.feature], best.threshold);
+                self.mark_sides(start, end, |_, r| (x[r] as f64) <= t)
             }
-        }
+        };
         debug_assert!(self.samples[start..end].iter().all(|&r| {
             let r = r as usize;
             self.goes_left[r] == ((data.cols[best.feature][r] as f64) <= best.threshold)
         }));
-        let (left, right) = self.side_totals(start, end);
         (n_left, left, right)
     }
 
-    /// Weighted totals of the rows marked left and of the others, each
-    /// summed in row-list order (`v · 0.0` adds an exact zero).
-    fn side_totals(&mut self, start: usize, end: usize) -> (Totals, Totals) {
-        self.ensure_local(start, end);
-        let len = end - start;
+    /// Records `goes_left(marks, row)` of every row of the node in the
+    /// marks (`self.goes_left`, which the function may read) and returns the number going left and the weighted totals of both
+    /// sides, each summed in row-list order (`v · 0.0` adds an exact zero).
+    fn mark_sides(
+        &mut self,
+        start: usize,
+        end: usize,
+        goes_left: impl Fn(&[bool], usize) -> bool,
+    ) -> (usize, Totals, Totals) {
         let samples = &self.samples[start..end];
-        let gl = &self.goes_left;
-        let loc = &self.loc;
-        match self.target {
+        let gl = &mut self.goes_left;
+        let (w, pair) = (self.weights, &self.pair);
+        let mut n_left = 0;
+        let (left, right) = match self.target {
             TargetRef::Classes { k: 2, .. } => {
-                let (v0, v1) = loc[..2 * len].split_at(len);
                 let (mut l0, mut l1, mut r0, mut r1) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
-                for ((&r, &a), &b) in samples.iter().zip(v0).zip(v1) {
-                    let g = f64::from(u8::from(gl[r as usize]));
+                for &r in samples {
+                    let r = r as usize;
+                    let left = goes_left(gl, r);
+                    gl[r] = left;
+                    n_left += usize::from(left);
+                    let g = f64::from(u8::from(left));
                     let h = 1.0 - g;
+                    let [a, b] = pair[r];
                     l0 += a * g;
                     l1 += b * g;
                     r0 += a * h;
@@ -981,13 +970,14 @@ impl<'a> Workspace<'a> {
                     },
                 )
             }
-            TargetRef::Classes { k, .. } => {
+            TargetRef::Classes { y, k } => {
                 let mut sides = [vec![0.0; k], vec![0.0; k]];
-                for (i, &r) in samples.iter().enumerate() {
-                    let side = &mut sides[usize::from(!gl[r as usize])];
-                    for (j, s) in side.iter_mut().enumerate() {
-                        *s += loc[j * len + i];
-                    }
+                for &r in samples {
+                    let r = r as usize;
+                    let left = goes_left(gl, r);
+                    gl[r] = left;
+                    n_left += usize::from(left);
+                    sides[usize::from(!left)][y[r] as usize] += w[r];
                 }
                 let [l, r] = sides;
                 (
@@ -1003,16 +993,21 @@ impl<'a> Workspace<'a> {
                     },
                 )
             }
-            TargetRef::Values(_) => {
+            TargetRef::Values(y) => {
                 let mut acc = [0.0f64; 6];
-                for (i, &r) in samples.iter().enumerate() {
-                    let g = f64::from(u8::from(gl[r as usize]));
+                for &r in samples {
+                    let r = r as usize;
+                    let left = goes_left(gl, r);
+                    gl[r] = left;
+                    n_left += usize::from(left);
+                    let g = f64::from(u8::from(left));
                     let h = 1.0 - g;
-                    let (w, wy, wyy) = (loc[i], loc[len + i], loc[2 * len + i]);
-                    acc[0] += w * g;
+                    let [wr, wy] = pair[r];
+                    let wyy = wy * y[r];
+                    acc[0] += wr * g;
                     acc[1] += wy * g;
                     acc[2] += wyy * g;
-                    acc[3] += w * h;
+                    acc[3] += wr * h;
                     acc[4] += wy * h;
                     acc[5] += wyy * h;
                 }
@@ -1029,7 +1024,8 @@ impl<'a> Workspace<'a> {
                     },
                 )
             }
-        }
+        };
+        (n_left, left, right)
     }
 
     /// Stably partitions every row list of the node by the marks of the
@@ -1057,24 +1053,6 @@ impl<'a> Workspace<'a> {
             );
         }
     }
-}
-
-/// Whether scattering all binary slots' node bits from the sparse row
-/// index ([`Workspace::scatter_bits`]: one write per marked slot of a row,
-/// plus zeroing `n_binary / 64` words a row) costs less than packing the
-/// drawn slots one by one from the gathered row masks (a gather of `mw`
-/// words a row, then about four operations a row per drawn binary slot).
-/// Used only when features are drawn (with every feature, all binary
-/// slots are counted from the sparse index directly).
-fn scatter_pays(data: &Prepared, cfg: &TreeConfig) -> bool {
-    if data.n_binary == 0 {
-        return false;
-    }
-    let n = data.n.max(1) as f64;
-    let marked = data.bin_idx.len() as f64 / n;
-    let zeroing = data.n_binary as f64 / 64.0;
-    let drawn = cfg.max_features.min(data.p) as f64 * data.n_binary as f64 / data.p as f64;
-    marked + zeroing <= 4.0 * drawn + data.mw as f64
 }
 
 /// The row an entry of a row list refers to.

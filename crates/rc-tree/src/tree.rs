@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use rulecover_core::Dataset;
 
-use crate::data::{Prepared, Rows};
+use crate::data::{FeatureClass, Prepared, Rows};
 use crate::error::Result;
 
 /// A binary decision tree. Node ids are preorder, left child first
@@ -356,18 +356,36 @@ impl Tree {
             if n.r == 0 {
                 continue;
             }
-            let col = &data.cols[n.f as usize];
             let seg = &mut rows[start..end];
-            // Branch-free Lomuto: always swap, advance on the left side
-            // (when the row goes right, `seg[l..=i]` all go right).
-            let mut l = 0;
-            for i in 0..seg.len() {
-                let r = seg[i];
-                let go_left = (col[r as usize] as f64) <= n.t;
-                seg[i] = seg[l];
-                seg[l] = r;
-                l += usize::from(go_left);
-            }
+            let t = n.t;
+            // Each row's side is read from the builder's compact, cache-
+            // resident copies where there is one (bitmasks of two-valued
+            // columns, byte codes of binned ones), else from the column.
+            let l = match data.class[n.f as usize] {
+                FeatureClass::Binary {
+                    slot,
+                    lo,
+                    hi,
+                    bit_is_hi,
+                } => {
+                    let (marked, other) = if bit_is_hi { (hi, lo) } else { (lo, hi) };
+                    let (if_bit, if_not) = ((marked as f64) <= t, (other as f64) <= t);
+                    lomuto(seg, |r| if data.bit(slot, r) { if_bit } else { if_not })
+                }
+                FeatureClass::Binned { slot } => {
+                    // Codes are ranks of increasing values.
+                    let n_le = data.code_values[slot]
+                        .iter()
+                        .filter(|&&v| (v as f64) <= t)
+                        .count();
+                    let codes = &data.codes[slot];
+                    lomuto(seg, |r| (codes[r] as usize) < n_le)
+                }
+                FeatureClass::Sorted { .. } | FeatureClass::Constant => {
+                    let col = &data.cols[n.f as usize];
+                    lomuto(seg, |r| (col[r] as f64) <= t)
+                }
+            };
             stack.push((n.r as usize, start + l, end));
             stack.push((id + 1, start, start + l));
         }
@@ -494,4 +512,26 @@ impl TryFrom<TreeRepr> for Tree {
         model.check()?;
         Ok(model)
     }
+}
+
+/// Moves the rows with `goes_left(row)` to the front of `seg` (in any
+/// order) and returns their number: a branch-free Lomuto pass (always
+/// swap, advance on the left side; when the row goes right, `seg[l..=i]`
+/// all go right). The sides of a block of rows are read first, so their
+/// loads overlap instead of each waiting on the last swap (the pass leaves
+/// `seg[i..]` untouched until step `i`).
+fn lomuto(seg: &mut [u32], goes_left: impl Fn(usize) -> bool) -> usize {
+    let mut l = 0;
+    let mut sides = [false; 64];
+    for base in (0..seg.len()).step_by(sides.len()) {
+        let top = (base + sides.len()).min(seg.len());
+        for (s, &r) in sides.iter_mut().zip(&seg[base..top]) {
+            *s = goes_left(r as usize);
+        }
+        for (i, &left) in (base..top).zip(&sides) {
+            seg.swap(i, l);
+            l += usize::from(left);
+        }
+    }
+    l
 }

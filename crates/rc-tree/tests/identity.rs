@@ -96,9 +96,10 @@ fn mixed(n: usize, classes: usize, seed: u64) -> Dataset {
 }
 
 /// `n` rows of 40 dense 0/1 columns (about half the rows hold each
-/// column's rarer value), so a row has many marked binary values: the
-/// splitter packs the drawn binary columns one at a time instead of
-/// scattering all of them.
+/// column's rarer value), so a row has many marked binary values: most
+/// rows hold several of a node's drawn binary columns (the one-hot
+/// count's slow path, which was the packing path when the hashes were
+/// recorded).
 fn dense_binary(n: usize, seed: u64) -> Dataset {
     let p = 40;
     let mut rng = Rng::new(seed);
@@ -307,6 +308,149 @@ fn fitted_models_are_bit_identical_to_the_recorded_ones() {
         ("dt sqrt, 3 classes", 0x49e0c8b5921ef83f),
         ("adaboost", 0xc1433c4cf9f561d1),
         ("gradient boosting", 0x17f1b23169b6de9b),
+    ];
+    let report: Vec<String> = got
+        .iter()
+        .map(|(name, h)| format!("(\"{name}\", {h:#018x}),"))
+        .collect();
+    assert_eq!(
+        got,
+        expected,
+        "models changed; the new hashes:\n{}",
+        report.join("\n")
+    );
+}
+
+/// `n` rows with a categorical column of 90 levels (one-hot: more than 64
+/// binary columns, so a row's bitmask spans two words), a second
+/// categorical with a majority level (its indicator marks the rows
+/// *without* that level), a 0/1 column, a binned and a continuous column;
+/// `classes` = 0 gives a real target.
+fn wide_one_hot(n: usize, classes: usize, seed: u64) -> Dataset {
+    let mut rng = Rng::new(seed);
+    let many: Vec<String> = (0..90).map(|l| format!("l{l}")).collect();
+    let few: Vec<String> = ["major", "x", "y", "z"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let features = vec![
+        Feature::numeric("cont"),
+        Feature::categorical("many", many),
+        Feature::numeric("flag"),
+        Feature::categorical("few", few),
+        Feature::numeric("coded"),
+    ];
+    let mut rows = Vec::with_capacity(n);
+    let mut score = Vec::with_capacity(n);
+    for _ in 0..n {
+        let cont = rng.normal();
+        let many = rng.below(90) as f64;
+        let flag = f64::from(u8::from(rng.next_f64() < 0.4));
+        let few = if rng.next_f64() < 0.7 {
+            0.0
+        } else {
+            1.0 + rng.below(3) as f64
+        };
+        let coded = rng.below(20) as f64;
+        let s = 0.8 * cont
+            + if (many as usize) % 3 == 0 { 0.7 } else { -0.3 }
+            + if few == 0.0 { 0.4 } else { -0.4 }
+            + 0.3 * flag
+            + coded / 40.0
+            + 0.5 * rng.normal();
+        rows.push(vec![cont, many, flag, few, coded]);
+        score.push(s);
+    }
+    let target = if classes == 0 {
+        Target::Real(score)
+    } else {
+        let labels = score
+            .iter()
+            .map(|&s| {
+                let c = ((s + 2.0) / 4.0 * classes as f64).floor();
+                (c.max(0.0) as usize).min(classes - 1)
+            })
+            .collect();
+        Target::Classes {
+            labels,
+            names: (0..classes).map(|c| format!("c{c}")).collect(),
+        }
+    };
+    Dataset::from_rows("wide", features, &rows, target).expect("valid data")
+}
+
+/// As above, on data whose one-hot columns span two bitmask words; hashes
+/// recorded from the implementation before the one-hot counting of the
+/// drawn columns only (issue 21, adult).
+#[test]
+fn wide_one_hot_models_are_bit_identical_to_the_recorded_ones() {
+    let two = wide_one_hot(900, 2, 11);
+    let two_test = wide_one_hot(300, 2, 12);
+    let three = wide_one_hot(900, 3, 13);
+    let three_test = wide_one_hot(300, 3, 14);
+    let reg = wide_one_hot(900, 0, 15);
+    let reg_test = wide_one_hot(300, 0, 16);
+    let weights: Vec<f64> = (0..two.n_rows())
+        .map(|i| [1.0, 0.3, 2.5, 0.0, 1.7][i % 5])
+        .collect();
+    let rf = || RandomForestParams::classifier().n_estimators(10).seed(5);
+    let got: Vec<(&str, u64)> = vec![
+        ("rf gini", pinned(|| rf().fit(&two).unwrap(), &two_test)),
+        (
+            "rf entropy 3 classes",
+            pinned(
+                || rf().criterion(Criterion::Entropy).fit(&three).unwrap(),
+                &three_test,
+            ),
+        ),
+        (
+            "rf weighted",
+            pinned(|| rf().fit_weighted(&two, &weights).unwrap(), &two_test),
+        ),
+        (
+            "rf 20 features per node",
+            pinned(
+                || rf().max_features(MaxFeatures::Count(20)).fit(&two).unwrap(),
+                &two_test,
+            ),
+        ),
+        (
+            "rf all features",
+            pinned(
+                || rf().max_features(MaxFeatures::All).fit(&three).unwrap(),
+                &three_test,
+            ),
+        ),
+        (
+            "rf scikit-learn stream",
+            pinned(
+                || rf().random_stream(RandomStream::Sklearn).fit(&two).unwrap(),
+                &two_test,
+            ),
+        ),
+        (
+            "rf regression",
+            pinned(
+                || {
+                    RandomForestParams::regressor()
+                        .n_estimators(10)
+                        .seed(5)
+                        .max_features(MaxFeatures::Sqrt)
+                        .fit(&reg)
+                        .unwrap()
+                },
+                &reg_test,
+            ),
+        ),
+    ];
+    let expected: [(&str, u64); 7] = [
+        ("rf gini", 0x35a046f0afcaf538),
+        ("rf entropy 3 classes", 0x296ecd2c61151364),
+        ("rf weighted", 0xa3c84f19a12877c8),
+        ("rf 20 features per node", 0xdd328fb8c4ce513e),
+        ("rf all features", 0x6e7da49dc4d4b096),
+        ("rf scikit-learn stream", 0x8567db54ba1ee659),
+        ("rf regression", 0x6e4bef6617d9f3b7),
     ];
     let report: Vec<String> = got
         .iter()
