@@ -62,9 +62,9 @@
 //! Every model stores the [`rulecover_core::Encoder`] fitted on its
 //! training data ([`rulecover_core::Fitted`]): new data is matched to the
 //! training columns by name and encoded as at fit before anything else.
-//! GLRM reads categorical columns natively (`==` / `!=` literals,
-//! [`rulecover_core::Encoding::Native`]); RuleFit one-hot encodes them
-//! (every level by default); both take an `encoding` setter.
+//! GLRM and RuleFit read categorical columns natively (`==` / `!=`
+//! literals, [`rulecover_core::Encoding::Native`]); both take an
+//! `encoding` setter (one-hot with or without the first level).
 //! [`rulecover_core::Fit::fit_weighted`] fits with sample weights
 //! (replication semantics: weighted mean loss, weighted quantile
 //! thresholds, weighted standardisation). A missing value at prediction

@@ -29,9 +29,12 @@
 //! * linear terms are winsorised at the 2.5% / 97.5% quantiles and scaled
 //!   by `0.4 / std`.
 //!
-//! Raw columns are one-hot encoded first ([`Encoding::OneHot`], every
-//! level by default; [`RuleFitParams::encoding`]), as the trees need
-//! numbers.
+//! Raw columns are read natively by default ([`Encoding::Native`]: the
+//! binarizer makes `==`/`!=` literals of each categorical level, as the
+//! paper 002 protocol and the GLRM variants do, and the trees split on the
+//! literals); [`RuleFitParams::encoding`] can one-hot encode them first,
+//! which writes the same splits on 0/1 columns (longer rules that the
+//! de-duplication does not merge).
 //!
 //! Sample weights ([`Fit::fit_weighted`]) weight the loss of the L1 fit,
 //! the binarizer's quantiles, the boosting (the trees are grown with the
@@ -91,9 +94,9 @@ pub struct RuleFitParams {
     pub seed: u64,
     /// Force a loss (`None`: from the target).
     pub loss: Option<Loss>,
-    /// How raw columns are encoded (one-hot with every level: the trees
-    /// need numbers).
-    #[serde(default)]
+    /// How raw columns are encoded ([`Encoding::Native`] by default: the
+    /// binarizer's `==`/`!=` literals for categorical levels).
+    #[serde(default = "crate::params::native")]
     pub encoding: Encoding,
     /// What the fitted model does with a missing value at prediction time
     /// in a column that had none at fit (an error by default).
@@ -117,7 +120,7 @@ impl Default for RuleFitParams {
             glm: GlmSettings::default(),
             seed: 0,
             loss: None,
-            encoding: Encoding::OneHot { drop_first: false },
+            encoding: Encoding::Native,
             unseen_missing: UnseenMissing::Error,
         }
     }
@@ -172,7 +175,8 @@ impl RuleFitParams {
         self
     }
 
-    /// Sets the input encoding (one-hot with every level by default;
+    /// Sets the input encoding ([`Encoding::Native`] by default; with
+    /// [`Encoding::OneHot`] the binarizer sees 0/1 indicators, and
     /// `drop_first` leaves out each feature's first level).
     pub fn encoding(mut self, encoding: Encoding) -> Self {
         self.encoding = encoding;

@@ -142,10 +142,7 @@ fn one_hot_encodings_and_rulefit() {
         .lambdas(0.005, 0.2)
         .fit(&data)
         .unwrap();
-    assert_eq!(
-        rf.encoder().encoding(),
-        Encoding::OneHot { drop_first: false }
-    );
+    assert_eq!(rf.encoder().encoding(), Encoding::Native);
     assert_eq!(rf.feature_names(), ["x", "color", "z"]);
     for m in [&all, &dropped, &rf] {
         let p = m.predict(&data).unwrap();
