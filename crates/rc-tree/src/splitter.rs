@@ -1505,6 +1505,38 @@ mod tests {
     use super::*;
 
     #[test]
+    fn packed_sums_are_the_float_sums() {
+        assert!(Packed::fits(&[0.0, 1.0, 3.0, 2.0]));
+        assert!(!Packed::fits(&[1.0, 0.5]));
+        assert!(!Packed::fits(&[Packed::MAX as f64, 1.0]));
+        assert!(Packed::fits(&[Packed::MAX as f64 - 1.0, 1.0]));
+        let (y, w) = ([0u32, 1, 1, 0, 1], [3.0, 1.0, 7.0, 2.0, 5.0]);
+        let mut p = 0u64;
+        let (mut n, mut f) = (0u32, [0.0f64; 2]);
+        for (&c, &w) in y.iter().zip(&w) {
+            p += Packed::row(c, w);
+            n += 1;
+            f[c as usize] += w;
+            assert_eq!(Packed::count(p), n);
+            assert_eq!(Packed::weights(p), f);
+        }
+        // Fields at their bounds do not spill into each other.
+        let full = Packed::row(0, Packed::MAX as f64) + Packed::row(1, Packed::MAX as f64);
+        assert_eq!(Packed::count(full), 2);
+        assert_eq!(Packed::weights(full), [Packed::MAX as f64; 2]);
+    }
+
+    #[test]
+    fn stats_store_short_and_long_values() {
+        for v in [&[][..], &[1.5], &[1.0, 2.0], &[1.0, 2.0, 3.0, 4.0]] {
+            let mut s = Stats::from_slice(v);
+            assert_eq!(&*s, v);
+            s.iter_mut().for_each(|x| *x += 1.0);
+            assert!(s.iter().zip(v).all(|(a, b)| *a == b + 1.0));
+        }
+    }
+
+    #[test]
     fn stable_partition_keeps_order() {
         let mut seg: Vec<u32> = vec![5, 1, 4, 2, 3, 0];
         let marks = [true, false, true, false, true, false];
