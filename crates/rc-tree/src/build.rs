@@ -4,7 +4,7 @@
 use crate::criterion::{self, EPSILON};
 use crate::data::Prepared;
 use crate::sklearn_random::Draws;
-use crate::splitter::{Scratch, Stats, TargetRef, Totals, TreeConfig, Workspace};
+use crate::splitter::{Scratch, TargetRef, Totals, TreeConfig, Workspace};
 use crate::tree::{NodeRecord, Tree};
 
 struct Pending {
@@ -160,17 +160,14 @@ fn improvement(
     impurity: f64,
     left: &Totals,
 ) -> f64 {
-    let mut stats = Stats::zeros(tot.stats.len());
-    for ((s, t), l) in stats
-        .iter_mut()
-        .zip(tot.stats.iter())
-        .zip(left.stats.iter())
-    {
-        *s = t - l;
-    }
     let right = Totals {
         w: tot.w - left.w,
-        stats,
+        stats: tot
+            .stats
+            .iter()
+            .zip(&left.stats)
+            .map(|(t, l)| t - l)
+            .collect(),
         sq: tot.sq - left.sq,
     };
     let il = ws.impurity(left);

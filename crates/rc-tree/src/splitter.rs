@@ -48,61 +48,9 @@ pub(crate) struct TreeConfig {
 pub(crate) struct Totals {
     pub w: f64,
     /// Class counts (classification) or `[Σ w y]` (regression).
-    pub stats: Stats,
+    pub stats: Vec<f64>,
     /// `Σ w y²` (regression only).
     pub sq: f64,
-}
-
-/// The values of [`Totals::stats`]: up to two stored inline, so the
-/// totals of a node of a two-class or regression tree allocate nothing.
-#[derive(Debug, Clone)]
-pub(crate) struct Stats {
-    len: usize,
-    inline: [f64; 2],
-    heap: Vec<f64>,
-}
-
-impl Stats {
-    /// `len` zeros.
-    pub fn zeros(len: usize) -> Stats {
-        let heap = if len > 2 { vec![0.0; len] } else { Vec::new() };
-        Stats {
-            len,
-            inline: [0.0; 2],
-            heap,
-        }
-    }
-
-    /// A copy of `v`.
-    pub fn from_slice(v: &[f64]) -> Stats {
-        let mut s = Stats::zeros(v.len());
-        s.copy_from_slice(v);
-        s
-    }
-}
-
-impl std::ops::Deref for Stats {
-    type Target = [f64];
-
-    #[inline]
-    fn deref(&self) -> &[f64] {
-        if self.len > 2 {
-            &self.heap
-        } else {
-            &self.inline[..self.len]
-        }
-    }
-}
-
-impl std::ops::DerefMut for Stats {
-    #[inline]
-    fn deref_mut(&mut self) -> &mut [f64] {
-        if self.len > 2 {
-            &mut self.heap
-        } else {
-            &mut self.inline[..self.len]
-        }
-    }
 }
 
 /// The best split found so far.
@@ -159,14 +107,9 @@ pub(crate) struct Workspace<'a> {
     /// Per row `[w · [y = 0], w · [y = 1]]` (two classes) or `[w, w · y]`
     /// (regression): one load gives a sorted scan what it needs.
     pair: Vec<[f64; 2]>,
-    /// Per row its count and class weights packed as integers (see
-    /// [`Packed`]); empty unless the tree's weights allow it.
-    packed: Vec<u64>,
     goes_left: Vec<bool>,
     bin_stats: Vec<f64>,
     bin_n: Vec<u32>,
-    /// Packed sums of the binary slots (integer counting).
-    bin_packed: Vec<u64>,
     /// Node stamp at which each binary slot's statistics were computed.
     bin_stamp: Vec<u32>,
     stamp: u32,
@@ -181,8 +124,6 @@ pub(crate) struct Workspace<'a> {
     /// codes present in the node.
     hist: Vec<f64>,
     hist_n: Vec<u32>,
-    /// Packed histogram of a binned feature (integer counting).
-    hist_packed: Vec<u64>,
     present: Vec<u16>,
     pn: Vec<u32>,
     pstats: Vec<f64>,
@@ -209,18 +150,15 @@ pub(crate) struct Scratch {
     /// Per row `[w · [y = 0], w · [y = 1]]` (two classes) or `[w, w · y]`
     /// (regression): one load gives a sorted scan what it needs.
     pair: Vec<[f64; 2]>,
-    packed: Vec<u64>,
     goes_left: Vec<bool>,
     bin_stats: Vec<f64>,
     bin_n: Vec<u32>,
-    bin_packed: Vec<u64>,
     bin_stamp: Vec<u32>,
     count_mask: Vec<u64>,
     members: Vec<u64>,
     drawn: Vec<usize>,
     hist: Vec<f64>,
     hist_n: Vec<u32>,
-    hist_packed: Vec<u64>,
     present: Vec<u16>,
     pn: Vec<u32>,
     pstats: Vec<f64>,
@@ -264,105 +202,6 @@ const COLUMN_SCAN_RATIO: usize = 4;
 /// Spare slots after the binary slots' statistics, where
 /// [`Workspace::count_binary`] adds rows without a counted slot.
 const SPARE_SLOTS: usize = 8;
-
-/// A row's count and two class weights as one integer: the count in bits
-/// 42–63, the weight of class 0 in bits 21–41, of class 1 in bits 0–20.
-///
-/// Used when a two-class tree's weights are whole numbers totalling at
-/// most [`Packed::MAX`] (bootstrap counts, unit weights): then every
-/// partial sum of weights is a whole number below 2^21, which float
-/// addition computes exactly in any order, so one integer add per row
-/// gives the float sums bit for bit (an exact zero added to a float sum
-/// leaves it unchanged, and no field overflows into the next).
-#[derive(Debug, Clone, Copy)]
-struct Packed;
-
-impl Packed {
-    /// The largest total weight (and field value) of a field.
-    const MAX: u64 = (1 << 21) - 1;
-    /// The largest count (rows with positive weight).
-    const MAX_COUNT: u64 = (1 << 22) - 1;
-
-    /// The packed count and class weights of one row.
-    #[inline]
-    fn row(class: u32, w: f64) -> u64 {
-        let w = w as u64;
-        (1 << 42) | if class == 0 { w << 21 } else { w }
-    }
-
-    /// Whether `weights` of a two-class target can be counted packed.
-    fn fits(weights: &[f64]) -> bool {
-        let mut total = 0.0;
-        for &w in weights {
-            if w.fract() != 0.0 {
-                return false;
-            }
-            total += w;
-        }
-        total <= Self::MAX as f64 && weights.len() as u64 <= Self::MAX_COUNT
-    }
-
-    /// The count of packed sums.
-    #[inline]
-    fn count(p: u64) -> u32 {
-        (p >> 42) as u32
-    }
-
-    /// The class weights of packed sums, as the float sums.
-    #[inline]
-    fn weights(p: u64) -> [f64; 2] {
-        [((p >> 21) & Self::MAX) as f64, (p & Self::MAX) as f64]
-    }
-}
-
-/// Calls `add(slot, row)` for every row of `samples` and every slot of
-/// `mask` the row's bitmask (`bits`, `mw` words a row) holds, in row
-/// order; a row without one is given to one of the spare slots after
-/// `n_binary`.
-#[inline(always)]
-fn for_each_counted(
-    samples: &[u32],
-    bits: &[u64],
-    mw: usize,
-    mask: &[u64],
-    n_binary: usize,
-    mut add: impl FnMut(usize, usize),
-) {
-    for (i, &r) in samples.iter().enumerate() {
-        let r = r as usize;
-        let row = &bits[r * mw..(r + 1) * mw];
-        // The row's first counted slot, found without branching (a
-        // row without one goes to one of 8 spare slots, rotated so
-        // consecutive such rows do not wait on each other's sums);
-        // most rows have at most one, so the loop below rarely runs.
-        // (`count_ones` is not one instruction on baseline x86-64.)
-        let mut first = n_binary + (i % SPARE_SLOTS);
-        let (mut words, mut multi) = (0u32, 0u64);
-        for q in (0..mw).rev() {
-            let m = row[q] & mask[q];
-            words += u32::from(m != 0);
-            multi |= m & m.wrapping_sub(1);
-            if m != 0 {
-                first = 64 * q + m.trailing_zeros() as usize;
-            }
-        }
-        add(first, r);
-        if words > 1 || multi != 0 {
-            let mut skip = true;
-            for (q, (&b, &mq)) in row.iter().zip(mask).enumerate() {
-                let mut m = b & mq;
-                if skip && m != 0 {
-                    m &= m - 1;
-                    skip = false;
-                }
-                while m != 0 {
-                    add(64 * q + m.trailing_zeros() as usize, r);
-                    m &= m - 1;
-                }
-            }
-        }
-    }
-}
 
 /// `v` cleared and filled with `len` copies of `x`, keeping its capacity.
 fn refill<T: Clone>(mut v: Vec<T>, len: usize, x: T) -> Vec<T> {
@@ -411,13 +250,6 @@ impl<'a> Workspace<'a> {
             TargetRef::Classes { k, .. } => k,
             TargetRef::Values(_) => 2,
         };
-        let mut packed = scratch.packed;
-        packed.clear();
-        if let TargetRef::Classes { y, k: 2 } = target {
-            if Packed::fits(weights) {
-                packed.extend(y.iter().zip(weights).map(|(&c, &w)| Packed::row(c, w)));
-            }
-        }
         let mut features = scratch.features;
         features.clear();
         features.extend(0..data.p);
@@ -432,11 +264,9 @@ impl<'a> Workspace<'a> {
             tmp: refill(scratch.tmp, m, 0),
             tmp_entries: refill(scratch.tmp_entries, m, (0.0, 0)),
             pair,
-            packed,
             goes_left: refill(scratch.goes_left, data.n, false),
             bin_stats: refill(scratch.bin_stats, (data.n_binary + SPARE_SLOTS) * d, 0.0),
             bin_n: refill(scratch.bin_n, data.n_binary + SPARE_SLOTS, 0),
-            bin_packed: refill(scratch.bin_packed, data.n_binary + SPARE_SLOTS, 0),
             bin_stamp: refill(scratch.bin_stamp, data.n_binary, 0),
             stamp: 0,
             count_mask: refill(scratch.count_mask, data.mw, 0),
@@ -444,7 +274,6 @@ impl<'a> Workspace<'a> {
             drawn: scratch.drawn,
             hist: refill(scratch.hist, 0, 0.0),
             hist_n: refill(scratch.hist_n, 0, 0),
-            hist_packed: refill(scratch.hist_packed, 0, 0),
             present: scratch.present,
             pn: scratch.pn,
             pstats: scratch.pstats,
@@ -466,18 +295,15 @@ impl<'a> Workspace<'a> {
             tmp: self.tmp,
             tmp_entries: self.tmp_entries,
             pair: self.pair,
-            packed: self.packed,
             goes_left: self.goes_left,
             bin_stats: self.bin_stats,
             bin_n: self.bin_n,
-            bin_packed: self.bin_packed,
             bin_stamp: self.bin_stamp,
             count_mask: self.count_mask,
             members: self.members,
             drawn: self.drawn,
             hist: self.hist,
             hist_n: self.hist_n,
-            hist_packed: self.hist_packed,
             present: self.present,
             pn: self.pn,
             pstats: self.pstats,
@@ -502,7 +328,7 @@ impl<'a> Workspace<'a> {
                 }
                 Totals {
                     w: wt,
-                    stats: Stats::from_slice(&stats),
+                    stats,
                     sq: 0.0,
                 }
             }
@@ -517,7 +343,7 @@ impl<'a> Workspace<'a> {
                 }
                 Totals {
                     w: wt,
-                    stats: Stats::from_slice(&[s]),
+                    stats: vec![s],
                     sq,
                 }
             }
@@ -731,7 +557,7 @@ impl<'a> Workspace<'a> {
                 match self.target {
                     TargetRef::Classes { .. } => {
                         let mut wl = 0.0;
-                        for ((l, &b), &t) in self.left.iter_mut().zip(bit).zip(tot.stats.iter()) {
+                        for ((l, &b), &t) in self.left.iter_mut().zip(bit).zip(&tot.stats) {
                             *l = if bit_is_hi { t - b } else { b };
                             wl += *l;
                         }
@@ -799,7 +625,6 @@ impl<'a> Workspace<'a> {
                 m &= m - 1;
                 self.bin_stamp[s] = stamp;
                 self.bin_n[s] = 0;
-                self.bin_packed[s] = 0;
                 if d == 2 {
                     // (`fill` on two values calls memset.)
                     self.bin_stats[2 * s] = 0.0;
@@ -826,45 +651,52 @@ impl<'a> Workspace<'a> {
         let n_counted: usize = mask.iter().map(|m| m.count_ones() as usize).sum();
         if n_counted * (hi - lo + 1) <= COLUMN_SCAN_RATIO * samples.len() {
             self.count_binary_columns(start, end, lo, hi);
-        } else if !self.packed.is_empty() {
-            let (packed, sums) = (&self.packed, &mut self.bin_packed);
-            for_each_counted(samples, bits, mw, mask, n_binary, |s, r| {
-                sums[s] = sums[s].wrapping_add(packed[r]);
-            });
-        } else {
-            let stats: &mut [f64] = &mut self.bin_stats;
-            let counts: &mut [u32] = &mut self.bin_n;
-            let rows = RowStats {
-                d,
-                pair: &self.pair,
-                y: match self.target {
-                    TargetRef::Classes { y, .. } => y,
-                    TargetRef::Values(_) => &[],
-                },
-                w: self.weights,
-            };
-            for_each_counted(samples, bits, mw, mask, n_binary, |s, r| {
-                rows.add(stats, counts, s, r)
-            });
+            return;
         }
-        if !self.packed.is_empty() {
-            self.unpack_counted();
-        }
-    }
-
-    /// Converts the packed sums of the slots in `count_mask` into their
-    /// counts and class weights.
-    fn unpack_counted(&mut self) {
-        for (q, &word) in self.count_mask.iter().enumerate() {
-            let mut m = word;
-            while m != 0 {
-                let s = q * 64 + m.trailing_zeros() as usize;
-                m &= m - 1;
-                let p = self.bin_packed[s];
-                self.bin_n[s] = Packed::count(p);
-                let [a, b] = Packed::weights(p);
-                self.bin_stats[2 * s] = a;
-                self.bin_stats[2 * s + 1] = b;
+        let stats: &mut [f64] = &mut self.bin_stats;
+        let counts: &mut [u32] = &mut self.bin_n;
+        let rows = RowStats {
+            d,
+            pair: &self.pair,
+            y: match self.target {
+                TargetRef::Classes { y, .. } => y,
+                TargetRef::Values(_) => &[],
+            },
+            w: self.weights,
+        };
+        let mut add = |s: usize, r: usize| rows.add(stats, counts, s, r);
+        for (i, &r) in samples.iter().enumerate() {
+            let r = r as usize;
+            let row = &bits[r * mw..(r + 1) * mw];
+            // The row's first counted slot, found without branching (a
+            // row without one goes to one of 8 spare slots, rotated so
+            // consecutive such rows do not wait on each other's sums);
+            // most rows have at most one, so the loop below rarely runs.
+            // (`count_ones` is not one instruction on baseline x86-64.)
+            let mut first = n_binary + (i % SPARE_SLOTS);
+            let (mut words, mut multi) = (0u32, 0u64);
+            for q in (0..mw).rev() {
+                let m = row[q] & mask[q];
+                words += u32::from(m != 0);
+                multi |= m & m.wrapping_sub(1);
+                if m != 0 {
+                    first = 64 * q + m.trailing_zeros() as usize;
+                }
+            }
+            add(first, r);
+            if words > 1 || multi != 0 {
+                let mut skip = true;
+                for (q, (&b, &mq)) in row.iter().zip(mask).enumerate() {
+                    let mut m = b & mq;
+                    if skip && m != 0 {
+                        m &= m - 1;
+                        skip = false;
+                    }
+                    while m != 0 {
+                        add(64 * q + m.trailing_zeros() as usize, r);
+                        m &= m - 1;
+                    }
+                }
             }
         }
     }
@@ -890,34 +722,19 @@ impl<'a> Workspace<'a> {
             w: self.weights,
         };
         let (stats, counts) = (&mut self.bin_stats, &mut self.bin_n);
-        let (packed, sums) = (&self.packed, &mut self.bin_packed);
         for (q, &word) in self.count_mask.iter().enumerate() {
             let mut m = word;
             while m != 0 {
                 let s = q * 64 + m.trailing_zeros() as usize;
                 m &= m - 1;
                 let col = &data.col_bits[s * nw + lo..s * nw + hi + 1];
-                let words = col.iter().zip(&members[lo..=hi]).enumerate();
-                if packed.is_empty() {
-                    for (k, (&c, &b)) in words {
-                        let mut x = c & b;
-                        while x != 0 {
-                            let r = 64 * (lo + k) + x.trailing_zeros() as usize;
-                            x &= x - 1;
-                            rows.add(stats, counts, s, r);
-                        }
+                for (k, (&c, &b)) in col.iter().zip(&members[lo..=hi]).enumerate() {
+                    let mut x = c & b;
+                    while x != 0 {
+                        let r = 64 * (lo + k) + x.trailing_zeros() as usize;
+                        x &= x - 1;
+                        rows.add(stats, counts, s, r);
                     }
-                } else {
-                    let mut sum = 0u64;
-                    for (k, (&c, &b)) in words {
-                        let mut x = c & b;
-                        while x != 0 {
-                            let r = 64 * (lo + k) + x.trailing_zeros() as usize;
-                            x &= x - 1;
-                            sum += packed[r];
-                        }
-                    }
-                    sums[s] = sum;
                 }
             }
         }
@@ -978,25 +795,6 @@ impl<'a> Workspace<'a> {
                     st[1] += pair[r][1];
                 } else {
                     st[y[r] as usize] += w[r];
-                }
-            }
-        } else if !self.packed.is_empty() {
-            // Packed sums: one integer add a row (see `Packed`); all zero
-            // between calls.
-            if self.hist_packed.len() < nc {
-                self.hist_packed.resize(nc, 0);
-            }
-            let (packed, hist) = (&self.packed, &mut self.hist_packed);
-            for &r in samples {
-                let r = r as usize;
-                hist[codes[r] as usize] += packed[r];
-            }
-            for (c, h) in hist[..nc].iter_mut().enumerate() {
-                if *h != 0 {
-                    self.present.push(c as u16);
-                    self.pn.push(Packed::count(*h));
-                    self.pstats.extend_from_slice(&Packed::weights(*h));
-                    *h = 0;
                 }
             }
         } else {
@@ -1144,30 +942,6 @@ impl<'a> Workspace<'a> {
         let (w, pair) = (self.weights, &self.pair);
         let mut n_left = 0;
         let (left, right) = match self.target {
-            TargetRef::Classes { k: 2, .. } if !self.packed.is_empty() => {
-                // Packed sums (see `Packed`): the right side is the
-                // node's sum minus the left one, exactly.
-                let packed = &self.packed;
-                let (mut l, mut all) = (0u64, 0u64);
-                for &r in samples {
-                    let r = r as usize;
-                    let left = goes_left(gl, r);
-                    gl[r] = left;
-                    let p = packed[r];
-                    l += p & u64::from(left).wrapping_neg();
-                    all += p;
-                }
-                n_left = Packed::count(l) as usize;
-                let side = |p: u64| {
-                    let [a, b] = Packed::weights(p);
-                    Totals {
-                        w: a + b,
-                        stats: Stats::from_slice(&[a, b]),
-                        sq: 0.0,
-                    }
-                };
-                (side(l), side(all - l))
-            }
             TargetRef::Classes { k: 2, .. } => {
                 let (mut l0, mut l1, mut r0, mut r1) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
                 for &r in samples {
@@ -1186,12 +960,12 @@ impl<'a> Workspace<'a> {
                 (
                     Totals {
                         w: l0 + l1,
-                        stats: Stats::from_slice(&[l0, l1]),
+                        stats: vec![l0, l1],
                         sq: 0.0,
                     },
                     Totals {
                         w: r0 + r1,
-                        stats: Stats::from_slice(&[r0, r1]),
+                        stats: vec![r0, r1],
                         sq: 0.0,
                     },
                 )
@@ -1209,12 +983,12 @@ impl<'a> Workspace<'a> {
                 (
                     Totals {
                         w: l.iter().sum(),
-                        stats: Stats::from_slice(&l),
+                        stats: l,
                         sq: 0.0,
                     },
                     Totals {
                         w: r.iter().sum(),
-                        stats: Stats::from_slice(&r),
+                        stats: r,
                         sq: 0.0,
                     },
                 )
@@ -1240,12 +1014,12 @@ impl<'a> Workspace<'a> {
                 (
                     Totals {
                         w: acc[0],
-                        stats: Stats::from_slice(&[acc[1]]),
+                        stats: vec![acc[1]],
                         sq: acc[2],
                     },
                     Totals {
                         w: acc[3],
-                        stats: Stats::from_slice(&[acc[4]]),
+                        stats: vec![acc[4]],
                         sq: acc[5],
                     },
                 )
@@ -1503,38 +1277,6 @@ fn scan_values(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn packed_sums_are_the_float_sums() {
-        assert!(Packed::fits(&[0.0, 1.0, 3.0, 2.0]));
-        assert!(!Packed::fits(&[1.0, 0.5]));
-        assert!(!Packed::fits(&[Packed::MAX as f64, 1.0]));
-        assert!(Packed::fits(&[Packed::MAX as f64 - 1.0, 1.0]));
-        let (y, w) = ([0u32, 1, 1, 0, 1], [3.0, 1.0, 7.0, 2.0, 5.0]);
-        let mut p = 0u64;
-        let (mut n, mut f) = (0u32, [0.0f64; 2]);
-        for (&c, &w) in y.iter().zip(&w) {
-            p += Packed::row(c, w);
-            n += 1;
-            f[c as usize] += w;
-            assert_eq!(Packed::count(p), n);
-            assert_eq!(Packed::weights(p), f);
-        }
-        // Fields at their bounds do not spill into each other.
-        let full = Packed::row(0, Packed::MAX as f64) + Packed::row(1, Packed::MAX as f64);
-        assert_eq!(Packed::count(full), 2);
-        assert_eq!(Packed::weights(full), [Packed::MAX as f64; 2]);
-    }
-
-    #[test]
-    fn stats_store_short_and_long_values() {
-        for v in [&[][..], &[1.5], &[1.0, 2.0], &[1.0, 2.0, 3.0, 4.0]] {
-            let mut s = Stats::from_slice(v);
-            assert_eq!(&*s, v);
-            s.iter_mut().for_each(|x| *x += 1.0);
-            assert!(s.iter().zip(v).all(|(a, b)| *a == b + 1.0));
-        }
-    }
 
     #[test]
     fn stable_partition_keeps_order() {
