@@ -393,6 +393,12 @@ fn wide_one_hot_models_are_bit_identical_to_the_recorded_ones() {
     let weights: Vec<f64> = (0..two.n_rows())
         .map(|i| [1.0, 0.3, 2.5, 0.0, 1.7][i % 5])
         .collect();
+    // Whole-number sample weights: counted as integers (total below 2^21);
+    // scaled by 2^20 their total is not, so they take the float path.
+    let whole: Vec<f64> = (0..two.n_rows())
+        .map(|i| [1.0, 3.0, 0.0, 2.0][i % 4])
+        .collect();
+    let large: Vec<f64> = whole.iter().map(|w| w * 1_048_576.0).collect();
     let rf = || RandomForestParams::classifier().n_estimators(10).seed(5);
     let got: Vec<(&str, u64)> = vec![
         ("rf gini", pinned(|| rf().fit(&two).unwrap(), &two_test)),
@@ -406,6 +412,14 @@ fn wide_one_hot_models_are_bit_identical_to_the_recorded_ones() {
         (
             "rf weighted",
             pinned(|| rf().fit_weighted(&two, &weights).unwrap(), &two_test),
+        ),
+        (
+            "rf whole-number weights",
+            pinned(|| rf().fit_weighted(&two, &whole).unwrap(), &two_test),
+        ),
+        (
+            "rf whole-number weights, total above 2^21",
+            pinned(|| rf().fit_weighted(&two, &large).unwrap(), &two_test),
         ),
         (
             "rf 20 features per node",
@@ -443,10 +457,15 @@ fn wide_one_hot_models_are_bit_identical_to_the_recorded_ones() {
             ),
         ),
     ];
-    let expected: [(&str, u64); 7] = [
+    let expected: [(&str, u64); 9] = [
         ("rf gini", 0x35a046f0afcaf538),
         ("rf entropy 3 classes", 0x296ecd2c61151364),
         ("rf weighted", 0xa3c84f19a12877c8),
+        ("rf whole-number weights", 0xf229b21f608c2a57),
+        (
+            "rf whole-number weights, total above 2^21",
+            0x08dd08640caa8ad3,
+        ),
         ("rf 20 features per node", 0xdd328fb8c4ce513e),
         ("rf all features", 0x6e7da49dc4d4b096),
         ("rf scikit-learn stream", 0x8567db54ba1ee659),
