@@ -1,0 +1,156 @@
+//! The child side of a point: generate its data, fit it with the
+//! registry's defaults and report the fit's seconds and the process's
+//! peak memory to the parent on stdout ([`READY`], [`DONE`]).
+
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use super::data;
+use super::grid::{Generator, Point};
+use super::ScalingError;
+
+/// The line prefix the child prints when the data are ready and the fit
+/// starts (followed by the peak MiB so far); the parent starts the cap's
+/// clock there.
+pub const READY: &str = "SCALING-READY ";
+/// The line prefix of the child's result (followed by a [`Measured`] in
+/// JSON).
+pub const DONE: &str = "SCALING-DONE ";
+
+/// What a child measured.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Measured {
+    /// Wall seconds of the fit alone.
+    pub fit_s: f64,
+    /// Peak resident memory of the process, MiB (`None` off Linux).
+    pub peak_mib: Option<f64>,
+    /// Peak resident memory before the fit, MiB.
+    pub data_mib: Option<f64>,
+    /// Threads of the rayon pool.
+    pub threads: usize,
+}
+
+/// The `VmHWM` (peak resident set) line of a `/proc/<pid>/status` text,
+/// in MiB.
+pub fn parse_vm_hwm(status: &str) -> Option<f64> {
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: f64 = line
+        .trim_start_matches("VmHWM:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib / 1024.0)
+}
+
+/// The peak resident memory of process `pid` (`"self"` for this one), MiB;
+/// `None` where `/proc` is not readable.
+pub fn peak_mib(pid: &str) -> Option<f64> {
+    parse_vm_hwm(&std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?)
+}
+
+/// The machine's one-minute load average, if `/proc/loadavg` is readable.
+pub fn load_average() -> Option<f64> {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// Generates the point's data, fits it with every parameter at the
+/// registry's default and `seed`, and returns what it measured. `ready` is
+/// called between the two (the child prints [`READY`] there).
+///
+/// # Errors
+/// [`ScalingError::Fit`] with the registry's error.
+pub fn fit_point(point: &Point, seed: u64, ready: impl FnOnce()) -> Result<Measured, ScalingError> {
+    let no_params: &[(&str, &str)] = &[];
+    let fail = |e: rulecover::Error| ScalingError::Fit(point.to_string(), e.to_string());
+    let fit_s = match point.generator {
+        Generator::UwcseLike => {
+            let problem = rc_logic::synthetic::UwcseLike::generate(point.n)
+                .problem()
+                .map_err(|e| fail(e.into()))?;
+            ready();
+            let start = Instant::now();
+            rulecover::fit_relational(&point.learner, no_params, &problem, seed).map_err(fail)?;
+            start.elapsed().as_secs_f64()
+        }
+        Generator::Twonorm | Generator::Mixed => {
+            let table = match point.generator {
+                Generator::Mixed => data::mixed(point.n, seed),
+                _ => data::twonorm(point.n, point.p, seed),
+            };
+            ready();
+            let start = Instant::now();
+            rulecover::fit(&point.learner, no_params, &table, None, seed).map_err(fail)?;
+            start.elapsed().as_secs_f64()
+        }
+    };
+    Ok(Measured {
+        fit_s,
+        peak_mib: peak_mib("self"),
+        data_mib: None,
+        threads: rayon::current_num_threads(),
+    })
+}
+
+/// The child's whole job: [`fit_point`], printing [`READY`] and then
+/// [`DONE`] with the result.
+///
+/// # Errors
+/// As [`fit_point`].
+pub fn run_child(point: &Point, seed: u64) -> Result<(), ScalingError> {
+    let mut data_mib = None;
+    let mut m = fit_point(point, seed, || {
+        data_mib = peak_mib("self");
+        println!("{READY}{}", data_mib.unwrap_or(f64::NAN));
+    })?;
+    m.data_mib = data_mib;
+    let json = serde_json::to_string(&m)
+        .map_err(|e| ScalingError::Fit(point.to_string(), e.to_string()))?;
+    println!("{DONE}{json}");
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vm_hwm_is_read_in_mib() {
+        let status = "Name:\tscaling\nVmPeak:\t  30000 kB\nVmHWM:\t    2048 kB\nVmRSS:\t 1024 kB\n";
+        assert_eq!(parse_vm_hwm(status), Some(2.0));
+        assert_eq!(parse_vm_hwm("Name: x\n"), None);
+    }
+
+    #[test]
+    fn a_small_fit_is_measured() {
+        let point = Point {
+            learner: "dt".into(),
+            generator: Generator::Mixed,
+            n: 300,
+            p: 20,
+        };
+        let mut ready = false;
+        let m = fit_point(&point, 1, || ready = true).unwrap();
+        assert!(ready && m.fit_s >= 0.0 && m.threads >= 1);
+        let bad = Point {
+            learner: "no-such-method".into(),
+            ..point
+        };
+        match fit_point(&bad, 1, || ()) {
+            Err(ScalingError::Fit(what, message)) => {
+                assert!(
+                    what.contains("no-such-method") && message.contains("rf"),
+                    "{message}"
+                )
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
