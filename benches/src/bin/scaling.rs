@@ -39,9 +39,10 @@ struct Cli {
     /// smoke test.
     #[arg(long)]
     smoke: bool,
-    /// Rows (facts) of the smoke point (below the grid's 10^4: RCBoost
-    /// alone takes over a minute there on 2 loaded cores).
-    #[arg(long, default_value_t = 2_000)]
+    /// Rows (facts) of the smoke point: below the grid's 10^4, where
+    /// RCBoost alone takes over a minute on 2 loaded cores (and RUG takes a
+    /// minute at 2,000 rows with minilp, the LP solver without `highs`).
+    #[arg(long, default_value_t = 1_000)]
     smoke_n: usize,
     /// The learners, comma separated (method ids; default all of the grid).
     #[arg(long, value_delimiter = ',')]
