@@ -21,11 +21,13 @@ pub mod report;
 pub mod run;
 
 /// What can go wrong in a scaling run.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum ScalingError {
     /// Reading or writing a file, or starting a child (the path).
-    Io(String, std::io::Error),
+    #[error("{0}: {1}")]
+    Io(String, #[source] std::io::Error),
     /// A bad line in a results file.
+    #[error("{file}:{line}: not a scaling record: {message}")]
     Record {
         /// The file.
         file: String,
@@ -35,35 +37,15 @@ pub enum ScalingError {
         message: String,
     },
     /// The results file exists and `--resume` was not given.
+    #[error("{0} exists: pass --resume to continue that run, or another --out")]
     Exists(String),
     /// A fit failed (the point, the error).
+    #[error("fitting {0}: {1}")]
     Fit(String, String),
     /// Drawing the SVG failed (the file, the error).
+    #[error("drawing {0}: {1}")]
     Plot(String, String),
     /// A bad command-line value (what, why).
+    #[error("{0}")]
     Usage(String),
 }
-
-impl std::fmt::Display for ScalingError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ScalingError::Io(path, e) => write!(f, "{path}: {e}"),
-            ScalingError::Record {
-                file,
-                line,
-                message,
-            } => {
-                write!(f, "{file}:{line}: not a scaling record: {message}")
-            }
-            ScalingError::Exists(path) => write!(
-                f,
-                "{path} exists: pass --resume to continue that run, or another --out"
-            ),
-            ScalingError::Fit(point, e) => write!(f, "fitting {point}: {e}"),
-            ScalingError::Plot(path, e) => write!(f, "drawing {path}: {e}"),
-            ScalingError::Usage(e) => f.write_str(e),
-        }
-    }
-}
-
-impl std::error::Error for ScalingError {}
