@@ -30,6 +30,10 @@ pub struct Growth {
     /// The rows (facts) extrapolated to reach the cap or the memory budget
     /// first, and which.
     pub limit: Option<(f64, &'static str)>,
+    /// The smallest row (fact) count that ran past the cap, and the
+    /// exponent it implies at least: from the largest finished point to
+    /// the cap at that size.
+    pub timeout: Option<(usize, Option<f64>)>,
 }
 
 /// Whether a record belongs to `learner`'s n-series.
@@ -72,7 +76,20 @@ pub fn growth(learner: &str, records: &[Record], cap_s: f64) -> Growth {
             MEMORY_BUDGET_MIB,
         )
     });
+    let timeout = records
+        .iter()
+        .filter(|r| in_n_series(r, learner) && r.status == Status::Timeout)
+        .map(|r| r.point.n)
+        .min()
+        .map(|n| {
+            let bound = last.and_then(|r| {
+                let t = r.fit_s?;
+                exponent(&[(r.point.n as f64, t), (n as f64, cap_s)])
+            });
+            (n, bound)
+        });
     Growth {
+        timeout,
         learner: learner.to_string(),
         time_n,
         mem_n,
@@ -116,15 +133,20 @@ pub fn markdown(learners: &[String], records: &[Record], cap_s: f64) -> String {
         let _ = writeln!(
             s,
             "| {l} | {} | {} | {} | {} | {} |",
-            opt(g.time_n, 2),
+            match (g.time_n, g.timeout) {
+                (None, Some((_, Some(b)))) => format!("≥ {b:.2} (from the timeout)"),
+                (b, _) => opt(b, 2),
+            },
             opt(g.mem_n, 2),
             opt(g.time_p, 2),
             g.largest_n
                 .map(|n| size_label(n as f64))
                 .unwrap_or_else(|| "–".into()),
-            g.limit
-                .map(|(n, which)| format!("{} ({which})", size_label(n)))
-                .unwrap_or_else(|| "–".into()),
+            match (g.timeout, g.limit) {
+                (Some((n, _)), _) => format!("< {} (timed out there)", size_label(n as f64)),
+                (None, Some((n, which))) => format!("{} ({which})", size_label(n)),
+                (None, None) => "–".into(),
+            },
         );
     }
     for l in learners {
@@ -357,6 +379,26 @@ mod tests {
         assert!(md.contains("#### rug") && !md.contains("#### dt"));
         assert!(
             md.contains("| twonorm | 3·10^5 | 20 | – | – | – | skipped: predicted 900 s |"),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn a_timeout_bounds_the_exponent_and_the_size() {
+        let mut rs = vec![rec("rcboost", 10_000, 20, 60.0, 90.0)];
+        let mut t = rec("rcboost", 100_000, 20, 600.0, 200.0);
+        t.status = Status::Timeout;
+        rs.push(t);
+        let g = growth("rcboost", &rs, 600.0);
+        assert_eq!(g.time_n, None);
+        let (n, bound) = g.timeout.unwrap();
+        assert_eq!(n, 100_000);
+        assert!((bound.unwrap() - 1.0).abs() < 1e-9);
+        let md = markdown(&["rcboost".into()], &rs, 600.0);
+        assert!(
+            md.contains(
+                "| rcboost | ≥ 1.00 (from the timeout) | – | – | 10^4 | < 10^5 (timed out there) |"
+            ),
             "{md}"
         );
     }
