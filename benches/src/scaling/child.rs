@@ -23,6 +23,11 @@ pub const DONE: &str = "SCALING-DONE ";
 pub struct Measured {
     /// Wall seconds of the fit alone.
     pub fit_s: f64,
+    /// CPU seconds (user and system, all threads) of the fit alone
+    /// (`None` off Linux): unlike wall seconds, barely moved by other
+    /// processes on the machine.
+    #[serde(default)]
+    pub cpu_s: Option<f64>,
     /// Peak resident memory of the process, MiB (`None` off Linux).
     pub peak_mib: Option<f64>,
     /// Peak resident memory before the fit, MiB.
@@ -51,6 +56,25 @@ pub fn peak_mib(pid: &str) -> Option<f64> {
     parse_vm_hwm(&std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?)
 }
 
+/// The user plus system time of a `/proc/<pid>/stat` text, in clock
+/// ticks (fields 14 and 15, counted after the command name's closing
+/// parenthesis, which may itself hold spaces).
+pub fn parse_cpu_ticks(stat: &str) -> Option<u64> {
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // `rest` starts at field 3 (the state).
+    let utime: u64 = fields.get(11)?.parse().ok()?;
+    let stime: u64 = fields.get(12)?.parse().ok()?;
+    Some(utime + stime)
+}
+
+/// CPU seconds this process has used, all threads (Linux's `USER_HZ` is
+/// 100 ticks a second on every architecture Rust targets).
+pub fn cpu_seconds() -> Option<f64> {
+    let ticks = parse_cpu_ticks(&std::fs::read_to_string("/proc/self/stat").ok()?)?;
+    Some(ticks as f64 / 100.0)
+}
+
 /// The machine's one-minute load average, if `/proc/loadavg` is readable.
 pub fn load_average() -> Option<f64> {
     std::fs::read_to_string("/proc/loadavg")
@@ -70,15 +94,15 @@ pub fn load_average() -> Option<f64> {
 pub fn fit_point(point: &Point, seed: u64, ready: impl FnOnce()) -> Result<Measured, ScalingError> {
     let no_params: &[(&str, &str)] = &[];
     let fail = |e: rulecover::Error| ScalingError::Fit(point.to_string(), e.to_string());
-    let fit_s = match point.generator {
+    let (wall, cpu) = match point.generator {
         Generator::UwcseLike => {
             let problem = rc_logic::synthetic::UwcseLike::generate(point.n)
                 .problem()
                 .map_err(|e| fail(e.into()))?;
             ready();
-            let start = Instant::now();
+            let start = (Instant::now(), cpu_seconds());
             rulecover::fit_relational(&point.learner, no_params, &problem, seed).map_err(fail)?;
-            start.elapsed().as_secs_f64()
+            start
         }
         Generator::Twonorm | Generator::Mixed => {
             let table = match point.generator {
@@ -86,13 +110,18 @@ pub fn fit_point(point: &Point, seed: u64, ready: impl FnOnce()) -> Result<Measu
                 _ => data::twonorm(point.n, point.p, seed),
             };
             ready();
-            let start = Instant::now();
+            let start = (Instant::now(), cpu_seconds());
             rulecover::fit(&point.learner, no_params, &table, None, seed).map_err(fail)?;
-            start.elapsed().as_secs_f64()
+            start
         }
     };
+    let cpu_s = match (cpu, cpu_seconds()) {
+        (Some(a), Some(b)) => Some(b - a),
+        _ => None,
+    };
     Ok(Measured {
-        fit_s,
+        fit_s: wall.elapsed().as_secs_f64(),
+        cpu_s,
         peak_mib: peak_mib("self"),
         data_mib: None,
         threads: rayon::current_num_threads(),
@@ -126,6 +155,14 @@ mod tests {
         let status = "Name:\tscaling\nVmPeak:\t  30000 kB\nVmHWM:\t    2048 kB\nVmRSS:\t 1024 kB\n";
         assert_eq!(parse_vm_hwm(status), Some(2.0));
         assert_eq!(parse_vm_hwm("Name: x\n"), None);
+    }
+
+    #[test]
+    fn cpu_ticks_are_read_after_the_command_name() {
+        let stat = "4242 (my (odd) prog) R 1 2 3 4 5 6 7 8 9 10 250 30 0 0 20 0 3 0";
+        assert_eq!(parse_cpu_ticks(stat), Some(280));
+        assert_eq!(parse_cpu_ticks("4242 (x) R 1 2"), None);
+        assert_eq!(parse_cpu_ticks("no parenthesis"), None);
     }
 
     #[test]

@@ -47,11 +47,14 @@ pub enum Decision {
 /// The skip rule. A learner stops growing at its first overrun: a point
 /// is skipped when a smaller point of its series timed out, failed or was
 /// skipped. Otherwise its fit time is predicted from the two largest
-/// finished smaller points of its series, `t₂ · (s / s₂)^b` with `b` the
-/// exponent between them (at least [`floor_exponent`]), or from one point
+/// finished smaller points of its series, `t₂ · (s / s₂)^b` with `t₂` the
+/// larger one's wall seconds and `b` the exponent between them (of CPU
+/// seconds when both have them, else of wall seconds; at least
+/// [`floor_exponent`]), or from one point
 /// with `b` = the floor; a point predicted past `cap_s` is skipped
-/// ("predicted N s"). The mixed table runs only when the learner finished
-/// twonorm at the same row count.
+/// ("predicted N s"). The widths (p-series) and the mixed table run only
+/// when the learner did not overrun twonorm at the same row count in the
+/// n-grid (the mixed table: only when it finished it).
 pub fn decide(point: &Point, done: &[Record], cap_s: f64) -> Decision {
     if point.axis() == Axis::Single {
         let finished = done.iter().any(|r| {
@@ -67,6 +70,21 @@ pub fn decide(point: &Point, done: &[Record], cap_s: f64) -> Decision {
         };
     }
     let axis = point.axis();
+    if axis == Axis::P {
+        let base = done.iter().find(|r| {
+            r.point.learner == point.learner
+                && r.point.generator == point.generator
+                && r.point.axis() == Axis::N
+                && r.point.n == point.n
+        });
+        if let Some(r) = base.filter(|r| r.status != Status::Ok) {
+            return Decision::Skip(format!(
+                "the {} rows of the n-grid were {}",
+                point.n,
+                r.status.name()
+            ));
+        }
+    }
     let size = point.size();
     let mut series: Vec<&Record> = done
         .iter()
@@ -80,17 +98,26 @@ pub fn decide(point: &Point, done: &[Record], cap_s: f64) -> Decision {
             r.status.name()
         ));
     }
-    let finished: Vec<(f64, f64)> = series
+    // (size, wall seconds, CPU seconds) of the finished smaller points.
+    let finished: Vec<(f64, f64, Option<f64>)> = series
         .iter()
-        .filter_map(|r| r.fit_s.map(|t| (r.point.size_along(axis) as f64, t)))
+        .filter_map(|r| {
+            r.fit_s
+                .map(|t| (r.point.size_along(axis) as f64, t, r.cpu_s))
+        })
         .collect();
     let floor = floor_exponent(axis);
     let predicted = match finished.as_slice() {
         [] => return Decision::Run,
-        [(s, t)] => t * (size as f64 / s).powf(floor),
+        [(s, t, _)] => t * (size as f64 / s).powf(floor),
         [.., a, b] => {
-            let slope = exponent(&[*a, *b]).unwrap_or(floor).max(floor);
-            b.1 * (size as f64 / b.0).powf(slope)
+            // The exponent from CPU seconds when both points have them (the
+            // machine's load barely moves them), else from wall seconds.
+            let slope = match (a.2, b.2) {
+                (Some(ca), Some(cb)) => exponent(&[(a.0, ca), (b.0, cb)]),
+                _ => exponent(&[(a.0, a.1), (b.0, b.1)]),
+            };
+            b.1 * (size as f64 / b.0).powf(slope.unwrap_or(floor).max(floor))
         }
     };
     if predicted > cap_s {
@@ -183,6 +210,27 @@ mod tests {
     }
 
     #[test]
+    fn cpu_seconds_set_the_exponent_when_both_points_have_them() {
+        // Wall seconds inflated 10× by a loaded machine at 3·10⁴; CPU
+        // seconds say linear, so 10⁵ predicts 100 · 10/3 ≈ 333 s.
+        let mut done = vec![
+            rec(10_000, 20, Status::Ok, Some(10.0)),
+            rec(30_000, 20, Status::Ok, Some(100.0)),
+        ];
+        assert!(matches!(
+            decide(&pt(100_000, 20), &done, 600.0),
+            Decision::Skip(_)
+        ));
+        done[0].cpu_s = Some(20.0);
+        done[1].cpu_s = Some(60.0);
+        assert_eq!(decide(&pt(100_000, 20), &done, 600.0), Decision::Run);
+        assert!(matches!(
+            decide(&pt(100_000, 20), &done, 300.0),
+            Decision::Skip(_)
+        ));
+    }
+
+    #[test]
     fn growth_is_at_least_linear_in_rows() {
         // Faster at the larger size (noise): still predicted linearly.
         let done = vec![
@@ -245,6 +293,13 @@ mod tests {
             decide(&mixed, &done[..1], 600.0),
             Decision::Skip(_)
         ));
+        // A learner that overran the n-grid at these rows skips every width,
+        // the narrower one too.
+        let over = vec![rec(N_P_GRID, 20, Status::Skipped, None)];
+        match decide(&pt(N_P_GRID, 10), &over, 600.0) {
+            Decision::Skip(note) => assert_eq!(note, "the 100000 rows of the n-grid were skipped"),
+            d => panic!("{d:?}"),
+        }
     }
 
     #[test]

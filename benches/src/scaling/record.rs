@@ -53,6 +53,10 @@ pub struct Record {
     /// Wall seconds of the fit alone (data generation excluded); for a
     /// timeout, the cap.
     pub fit_s: Option<f64>,
+    /// CPU seconds of the fit alone, all threads (records written before
+    /// this field existed have none).
+    #[serde(default)]
+    pub cpu_s: Option<f64>,
     /// Peak resident memory of the process (`VmHWM`), MiB: data and fit;
     /// for a timeout, the peak when it was killed.
     pub peak_mib: Option<f64>,
@@ -77,6 +81,7 @@ impl Record {
             point,
             status: Status::Skipped,
             fit_s: None,
+            cpu_s: None,
             peak_mib: None,
             data_mib: None,
             threads: None,
@@ -176,6 +181,7 @@ mod tests {
             },
             status,
             fit_s,
+            cpu_s: fit_s.map(|t| 2.0 * t),
             peak_mib: Some(12.5),
             data_mib: Some(3.0),
             threads: Some(2),

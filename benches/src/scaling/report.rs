@@ -165,9 +165,9 @@ pub fn markdown(learners: &[String], records: &[Record], cap_s: f64) -> String {
         let _ = writeln!(s, "\n#### {l}\n");
         let _ = writeln!(
             s,
-            "| data | n | p | fit s | peak MiB | data MiB | status | load (start–end) |"
+            "| data | n | p | fit s | CPU s | peak MiB | data MiB | status | load (start–end) |"
         );
-        let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---|---|");
+        let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---|---|");
         for r in rows {
             let status = match &r.note {
                 Some(note) if r.status != Status::Ok => format!("{}: {note}", r.status.name()),
@@ -179,10 +179,11 @@ pub fn markdown(learners: &[String], records: &[Record], cap_s: f64) -> String {
             };
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {fit} | {} | {} | {} | {}–{} |",
+                "| {} | {} | {} | {fit} | {} | {} | {} | {} | {}–{} |",
                 r.point.generator,
                 size_label(r.point.n as f64),
                 r.point.p,
+                opt(r.cpu_s, 2),
                 opt(r.peak_mib, 0),
                 opt(r.data_mib, 0),
                 status.replace('|', "/"),
@@ -378,7 +379,7 @@ mod tests {
         assert!(md.contains("| dt | – | – | – | – | – |"));
         assert!(md.contains("#### rug") && !md.contains("#### dt"));
         assert!(
-            md.contains("| twonorm | 3·10^5 | 20 | – | – | – | skipped: predicted 900 s |"),
+            md.contains("| twonorm | 3·10^5 | 20 | – | – | – | – | skipped: predicted 900 s |"),
             "{md}"
         );
     }

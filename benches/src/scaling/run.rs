@@ -156,6 +156,7 @@ fn run_one(exe: &Path, point: &Point, opts: &RunOptions) -> Result<Record, Scali
         Ok(m) => {
             record.status = Status::Ok;
             record.fit_s = Some(m.fit_s);
+            record.cpu_s = m.cpu_s;
             record.peak_mib = m.peak_mib;
             record.data_mib = m.data_mib.or(data_mib);
             record.threads = Some(m.threads);
