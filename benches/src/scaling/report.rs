@@ -173,13 +173,17 @@ pub fn markdown(learners: &[String], records: &[Record], cap_s: f64) -> String {
                 Some(note) if r.status != Status::Ok => format!("{}: {note}", r.status.name()),
                 _ => r.status.name().to_string(),
             };
+            let load = match (r.load_start, r.load_end) {
+                (None, None) => "–".to_string(),
+                (a, b) => format!("{}–{}", opt(a, 1), opt(b, 1)),
+            };
             let fit = match r.status {
                 Status::Timeout => format!("> {:.0}", r.cap_s),
                 _ => opt(r.fit_s, 2),
             };
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {fit} | {} | {} | {} | {} | {}–{} |",
+                "| {} | {} | {} | {fit} | {} | {} | {} | {} | {load} |",
                 r.point.generator,
                 size_label(r.point.n as f64),
                 r.point.p,
@@ -187,8 +191,6 @@ pub fn markdown(learners: &[String], records: &[Record], cap_s: f64) -> String {
                 opt(r.peak_mib, 0),
                 opt(r.data_mib, 0),
                 status.replace('|', "/"),
-                opt(r.load_start, 1),
-                opt(r.load_end, 1),
             );
         }
     }
@@ -379,7 +381,7 @@ mod tests {
         assert!(md.contains("| dt | – | – | – | – | – |"));
         assert!(md.contains("#### rug") && !md.contains("#### dt"));
         assert!(
-            md.contains("| twonorm | 3·10^5 | 20 | – | – | – | – | skipped: predicted 900 s |"),
+            md.contains("| twonorm | 3·10^5 | 20 | – | – | – | – | skipped: predicted 900 s | – |"),
             "{md}"
         );
     }
