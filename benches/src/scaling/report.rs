@@ -262,8 +262,12 @@ pub fn svg(path: &Path, learners: &[String], records: &[Record]) -> Result<(), S
         RGBColor(0, 0, 0),
         RGBColor(120, 60, 200),
     ];
+    // Labels at whole powers of ten only.
     let pow10 = |v: &f64| {
-        let x = 10f64.powf(*v);
+        if (v - v.round()).abs() > 1e-6 {
+            return String::new();
+        }
+        let x = 10f64.powf(v.round());
         if !(1e-2..1e3).contains(&x) {
             format!("1e{v:.0}")
         } else {
@@ -274,6 +278,7 @@ pub fn svg(path: &Path, learners: &[String], records: &[Record]) -> Result<(), S
         ("fit seconds", tr, 1usize),
         ("peak resident MiB", mr, 2usize),
     ]) {
+        let (yr_start, yr_end) = (yr.start, yr.end);
         let mut chart = ChartBuilder::on(panel)
             .caption(
                 format!("{title} vs rows (facts for rfgb), log–log"),
@@ -282,12 +287,14 @@ pub fn svg(path: &Path, learners: &[String], records: &[Record]) -> Result<(), S
             .margin(12)
             .x_label_area_size(36)
             .y_label_area_size(56)
-            .build_cartesian_2d(xr.clone(), yr)
+            .build_cartesian_2d(xr.clone(), yr.clone())
             .map_err(|e| err(&e))?;
         chart
             .configure_mesh()
             .x_desc("n")
             .y_desc(title)
+            .x_labels((xr.end - xr.start) as usize + 1)
+            .y_labels((yr_end - yr_start) as usize + 1)
             .x_label_formatter(&pow10)
             .y_label_formatter(&pow10)
             .draw()
