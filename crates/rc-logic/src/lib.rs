@@ -55,6 +55,8 @@
 //! - [`persist`]: ensembles and decision lists saved to and loaded from
 //!   JSON files; [`rebind`]: a loaded model moved onto the symbol ids of
 //!   data loaded in another process.
+//! - [`synthetic`]: a generated UW-CSE-like problem of any size, for
+//!   measurements at scale.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 // The README example runs as a doctest too.
@@ -80,6 +82,7 @@ pub mod rfgb;
 pub mod softlabel;
 pub mod subsume;
 pub mod symbols;
+pub mod synthetic;
 pub mod term;
 pub mod tree;
 

@@ -1,0 +1,244 @@
+//! One JSON line per point in `results.jsonl`: what was measured (or why
+//! not), and the machine's load beside it; reading them back for
+//! `--resume` and the report.
+
+use std::collections::HashMap;
+use std::fs::OpenOptions;
+use std::io::Write as _;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::grid::Point;
+use super::ScalingError;
+
+/// The file name of the records in the output folder.
+pub const RESULTS: &str = "results.jsonl";
+
+/// How a point ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// The fit finished within the cap.
+    Ok,
+    /// The fit ran past the cap and was killed.
+    Timeout,
+    /// Not run: predicted past the cap, or an earlier point of its series
+    /// overran ([`Record::note`] says which).
+    Skipped,
+    /// The fit (or the data) failed: [`Record::note`] holds the error.
+    Failed,
+}
+
+impl Status {
+    /// The status's name in tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Timeout => "timeout",
+            Status::Skipped => "skipped",
+            Status::Failed => "failed",
+        }
+    }
+}
+
+/// The record of one point.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// The point.
+    #[serde(flatten)]
+    pub point: Point,
+    /// How it ended.
+    pub status: Status,
+    /// Wall seconds of the fit alone (data generation excluded); for a
+    /// timeout, the cap.
+    pub fit_s: Option<f64>,
+    /// CPU seconds of the fit alone, all threads (records written before
+    /// this field existed have none).
+    #[serde(default)]
+    pub cpu_s: Option<f64>,
+    /// Peak resident memory of the process (`VmHWM`), MiB: data and fit;
+    /// for a timeout, the peak when it was killed.
+    pub peak_mib: Option<f64>,
+    /// Peak resident memory before the fit began (the data alone), MiB.
+    pub data_mib: Option<f64>,
+    /// Threads of the fitting process's pool.
+    pub threads: Option<usize>,
+    /// The one-minute load average when the point started.
+    pub load_start: Option<f64>,
+    /// The one-minute load average when it ended.
+    pub load_end: Option<f64>,
+    /// The cap of the run, seconds.
+    pub cap_s: f64,
+    /// Why it was skipped, or the error of a failure.
+    pub note: Option<String>,
+}
+
+impl Record {
+    /// A record of a point that was not run.
+    pub fn skipped(point: Point, cap_s: f64, note: String) -> Record {
+        Record {
+            point,
+            status: Status::Skipped,
+            fit_s: None,
+            cpu_s: None,
+            peak_mib: None,
+            data_mib: None,
+            threads: None,
+            load_start: None,
+            load_end: None,
+            cap_s,
+            note: Some(note),
+        }
+    }
+}
+
+/// Appends `record` as one line to `path` (created if absent).
+///
+/// # Errors
+/// [`ScalingError::Io`] naming the file.
+pub fn append(path: &Path, record: &Record) -> Result<(), ScalingError> {
+    let io = |e| ScalingError::Io(path.display().to_string(), e);
+    let line = serde_json::to_string(record).map_err(|e| ScalingError::Record {
+        file: path.display().to_string(),
+        line: 0,
+        message: e.to_string(),
+    })?;
+    let mut f = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(io)?;
+    writeln!(f, "{line}").map_err(io)
+}
+
+/// Parses the records of a results file's text; `file` names it in
+/// errors. Blank lines are ignored, and a last line cut short (a run
+/// killed while writing it) is dropped; any other bad line is an error.
+/// When a point appears more than once the last record wins.
+///
+/// # Errors
+/// [`ScalingError::Record`] with the file, the line number and what is
+/// wrong.
+pub fn parse(text: &str, file: &str) -> Result<Vec<Record>, ScalingError> {
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .collect();
+    let last = lines.len().saturating_sub(1);
+    let mut by_point: HashMap<Point, usize> = HashMap::new();
+    let mut out: Vec<Record> = Vec::new();
+    for (k, (i, line)) in lines.into_iter().enumerate() {
+        match serde_json::from_str::<Record>(line) {
+            Ok(r) => match by_point.get(&r.point) {
+                Some(&at) => out[at] = r,
+                None => {
+                    by_point.insert(r.point.clone(), out.len());
+                    out.push(r);
+                }
+            },
+            Err(e) if k == last && !text.ends_with('\n') => {
+                eprintln!("{file}:{}: dropping a cut-short last line ({e})", i + 1);
+            }
+            Err(e) => {
+                return Err(ScalingError::Record {
+                    file: file.to_string(),
+                    line: i + 1,
+                    message: e.to_string(),
+                })
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The records in `path`; none when it does not exist.
+///
+/// # Errors
+/// [`ScalingError::Io`] for an unreadable file, [`ScalingError::Record`]
+/// for a bad line.
+pub fn read(path: &Path) -> Result<Vec<Record>, ScalingError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => parse(&text, &path.display().to_string()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(ScalingError::Io(path.display().to_string(), e)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::grid::Generator;
+    use super::*;
+
+    fn rec(n: usize, status: Status, fit_s: Option<f64>) -> Record {
+        Record {
+            point: Point {
+                learner: "rf".into(),
+                generator: Generator::Twonorm,
+                n,
+                p: 20,
+            },
+            status,
+            fit_s,
+            cpu_s: fit_s.map(|t| 2.0 * t),
+            peak_mib: Some(12.5),
+            data_mib: Some(3.0),
+            threads: Some(2),
+            load_start: Some(1.5),
+            load_end: Some(1.75),
+            cap_s: 600.0,
+            note: None,
+        }
+    }
+
+    fn text(records: &[Record]) -> String {
+        records
+            .iter()
+            .map(|r| serde_json::to_string(r).unwrap() + "\n")
+            .collect()
+    }
+
+    #[test]
+    fn records_round_trip_and_the_last_of_a_point_wins() {
+        let a = rec(10_000, Status::Ok, Some(1.25));
+        let b = rec(30_000, Status::Timeout, Some(600.0));
+        let a2 = rec(10_000, Status::Ok, Some(2.5));
+        let got = parse(&text(&[a, b.clone(), a2.clone()]), "r.jsonl").unwrap();
+        assert_eq!(got, vec![a2, b]);
+        let line = serde_json::to_string(&got[1]).unwrap();
+        assert!(
+            line.contains("\"generator\":\"twonorm\"") && line.contains("\"status\":\"timeout\"")
+        );
+    }
+
+    #[test]
+    fn a_cut_short_last_line_is_dropped_but_a_bad_middle_line_is_an_error() {
+        let a = rec(10_000, Status::Ok, Some(1.0));
+        let mut t = text(std::slice::from_ref(&a));
+        t.push_str("{\"learner\":\"rf\",\"gener");
+        assert_eq!(parse(&t, "r.jsonl").unwrap(), vec![a.clone()]);
+        let bad = format!("not json\n{}", text(&[a]));
+        match parse(&bad, "r.jsonl") {
+            Err(ScalingError::Record { file, line, .. }) => {
+                assert_eq!((file.as_str(), line), ("r.jsonl", 1))
+            }
+            other => panic!("expected a record error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn append_then_read() {
+        let dir = std::env::temp_dir().join(format!("rc-scaling-rec-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(RESULTS);
+        let _ = std::fs::remove_file(&path);
+        assert!(read(&path).unwrap().is_empty());
+        let a = rec(10_000, Status::Ok, Some(1.0));
+        let s = Record::skipped(a.point.clone(), 600.0, "predicted 900 s".into());
+        append(&path, &a).unwrap();
+        append(&path, &s).unwrap();
+        assert_eq!(read(&path).unwrap(), vec![s]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
