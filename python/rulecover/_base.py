@@ -217,8 +217,10 @@ class RulecoverEstimator(BaseEstimator):
         """The native ``unseen`` switch of ``handle_unknown``: ``"error"``
         (the default) raises on a categorical level not seen at fit,
         ``"missing"`` reads it as a missing value (as scikit-learn's
-        ``OneHotEncoder(handle_unknown=...)``); learners without missing-value
-        support then raise on it."""
+        ``OneHotEncoder(handle_unknown=...)``): the rule-regression learners
+        (LogisticRuleRegression, LinearRuleRegression, RuleFit) evaluate it
+        as their literals do (``x == v`` false, ``x != v`` true), learners
+        without missing-value support raise on it."""
         value = getattr(self, "handle_unknown", "error")
         if value not in ("error", "missing"):
             raise ValueError(

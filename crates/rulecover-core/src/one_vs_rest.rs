@@ -202,6 +202,15 @@ impl<M> OneVsRestModel<M> {
         }
     }
 
+    /// Mutable access to every binary model, in class order (e.g. to set
+    /// a prediction-time policy on each).
+    pub fn binary_models_mut(&mut self) -> impl Iterator<Item = &mut M> {
+        self.models.iter_mut().filter_map(|m| match m {
+            ClassModel::Binary(m) => Some(m),
+            ClassModel::Constant(_) => None,
+        })
+    }
+
     /// The binary models with their class indices, in class order.
     fn binary_models(&self) -> impl Iterator<Item = (usize, &M)> {
         self.models.iter().enumerate().filter_map(|(k, m)| match m {

@@ -150,12 +150,23 @@ impl FittedModel {
     }
 
     /// Predicts like [`FittedModel::predict`], with a choice of what an
-    /// unseen categorical level means.
+    /// unseen categorical level means. With [`UnseenLevel::Missing`] the
+    /// level reads as a missing value; the GLRM family (`lr1` … `rulefit`)
+    /// then evaluates it as its literals do (`x == v` false for every
+    /// level, `x != v` true: what an unseen level is; a linear term gives
+    /// 0; [`rc_glm::UnseenMissing::AsLiterals`]), where by default a
+    /// missing value in a column that had none at fit is an error. Tree
+    /// learners without missing-value support still refuse it.
     ///
     /// # Errors
     /// As [`FittedModel::predict`].
     pub fn predict_with(&self, data: &Dataset, unseen: UnseenLevel) -> Result<Predictions> {
         let aligned = self.schema.align(data, unseen)?;
+        if unseen == UnseenLevel::Missing {
+            if let Some(lenient) = self.model.reading_missing_as_literals() {
+                return lenient.predict(self.spec.id, &aligned);
+            }
+        }
         self.model.predict(self.spec.id, &aligned)
     }
 

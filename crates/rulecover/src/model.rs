@@ -103,6 +103,28 @@ fn boxed<E: std::error::Error + Send + Sync + 'static>(e: E) -> BoxedError {
 
 impl Model {
     /// Predicts every row of `data` (already in the training schema).
+    /// A copy of a GLRM-family model (one-vs-rest included) that reads a
+    /// missing value in any column as its literals do
+    /// ([`rc_glm::UnseenMissing::AsLiterals`]), or `None` for the other
+    /// models and a model that already does.
+    pub(crate) fn reading_missing_as_literals(&self) -> Option<Model> {
+        let lenient = rc_glm::UnseenMissing::AsLiterals;
+        match self {
+            Model::Glrm(m) if m.unseen_missing() != lenient => {
+                let mut m = m.clone();
+                m.set_unseen_missing(lenient);
+                Some(Model::Glrm(m))
+            }
+            Model::OneVsRestGlrm(m) => {
+                let mut m = m.clone();
+                m.binary_models_mut()
+                    .for_each(|b| b.set_unseen_missing(lenient));
+                Some(Model::OneVsRestGlrm(m))
+            }
+            _ => None,
+        }
+    }
+
     pub(crate) fn predict(&self, method: &str, data: &Dataset) -> Result<Predictions> {
         let out: std::result::Result<Predictions, BoxedError> = match self {
             Model::Tree(m) => m.predict(data).map_err(boxed),

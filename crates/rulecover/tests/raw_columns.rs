@@ -9,9 +9,9 @@ mod common;
 
 use std::path::Path;
 
-use rulecover::{fit, methods, FittedModel, Task};
+use rulecover::{fit, methods, FittedModel, Model, Task};
 use rulecover_core::csv::{read_csv, CsvOptions};
-use rulecover_core::{Dataset, Rng};
+use rulecover_core::{Dataset, Rng, UnseenLevel};
 
 use common::{bits, small, temp_dir};
 
@@ -161,6 +161,14 @@ fn check_method(id: &str, f: &Files, dir: &Path) {
         err.contains("purple") && err.contains("color"),
         "{id}: {err}"
     );
+    // Read as missing, an unseen level is what the GLRM family's literals
+    // say of it (`color == v` false, `color != v` true): it predicts.
+    if matches!(model.model(), Model::Glrm(_)) {
+        let p = model
+            .predict_with(&purple, UnseenLevel::Missing)
+            .unwrap_or_else(|e| panic!("{id}: {e}"));
+        assert_eq!(p.len(), 1, "{id}");
+    }
 
     // Saved and loaded, the model predicts the raw file the same.
     let path = dir.join(format!("{id}.json"));
