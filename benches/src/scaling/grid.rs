@@ -19,7 +19,7 @@ pub const N_P_GRID: usize = 100_000;
 pub const RELATIONAL_P: usize = 5;
 
 /// The tabular learners of the grid, by method id of the registry
-/// ([`rulecover::methods`]), each with its defaults.
+/// ([`rulecover::methods()`]), each with its defaults.
 pub const TABULAR: [&str; 11] = [
     "dt", "rf", "ada", "gb", "mirco", "rcboost", "rux-rf", "rug", "lrr", "rulefit", "nre",
 ];
