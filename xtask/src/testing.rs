@@ -151,6 +151,17 @@ pub fn assert_follows_folds_file(
     std::fs::remove_file(reversed).unwrap();
 }
 
+/// [`assert_follows_folds_file`] on the generated `tictactoe` data (no
+/// data directory), the set every tabular suite can read.
+pub fn assert_follows_folds_file_on_tictactoe(suite: &dyn Suite, methods: &[&str]) {
+    let data = DataSource::generated_only();
+    let labels = crate::data::generate("tictactoe")
+        .unwrap()
+        .labels()
+        .unwrap();
+    assert_follows_folds_file(suite, &data, None, "tictactoe", &labels, methods);
+}
+
 /// Checks that `suite` refuses `--folds-file` with an error naming the
 /// suite and the option.
 pub fn assert_refuses_folds_file(suite: &dyn Suite) {

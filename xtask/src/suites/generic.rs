@@ -530,17 +530,8 @@ mod tests {
 
     #[test]
     fn generic_follows_the_folds_file() {
-        let data = DataSource::generated_only();
-        let labels = crate::data::generate("tictactoe")
-            .unwrap()
-            .labels()
-            .unwrap();
-        crate::testing::assert_follows_folds_file(
+        crate::testing::assert_follows_folds_file_on_tictactoe(
             &Generic::default(),
-            &data,
-            None,
-            "tictactoe",
-            &labels,
             &["ZeroR", "DT"],
         );
     }

@@ -322,18 +322,9 @@ mod tests {
 
     #[test]
     fn baselines_and_paper000_follow_the_folds_file() {
-        let data = DataSource::generated_only();
-        let labels = crate::data::generate("tictactoe")
-            .unwrap()
-            .labels()
-            .unwrap();
         for baselines_only in [true, false] {
-            crate::testing::assert_follows_folds_file(
+            crate::testing::assert_follows_folds_file_on_tictactoe(
                 &Paper000 { baselines_only },
-                &data,
-                None,
-                "tictactoe",
-                &labels,
                 &["ZeroR", "DT"],
             );
         }

@@ -303,18 +303,6 @@ mod tests {
 
     #[test]
     fn paper001_follows_the_folds_file() {
-        let data = DataSource::generated_only();
-        let labels = crate::data::generate("tictactoe")
-            .unwrap()
-            .labels()
-            .unwrap();
-        crate::testing::assert_follows_folds_file(
-            &Paper001,
-            &data,
-            None,
-            "tictactoe",
-            &labels,
-            &["ZeroR", "DT"],
-        );
+        crate::testing::assert_follows_folds_file_on_tictactoe(&Paper001, &["ZeroR", "DT"]);
     }
 }

@@ -751,19 +751,7 @@ mod tests {
 
     #[test]
     fn paper002_follows_the_folds_file() {
-        let data = DataSource::generated_only();
-        let labels = crate::data::generate("tictactoe")
-            .unwrap()
-            .labels()
-            .unwrap();
-        crate::testing::assert_follows_folds_file(
-            &Paper002,
-            &data,
-            None,
-            "tictactoe",
-            &labels,
-            &["ZeroR", "GBT"],
-        );
+        crate::testing::assert_follows_folds_file_on_tictactoe(&Paper002, &["ZeroR", "GBT"]);
     }
 
     /// The curves' one job per data set runs the folds of the file (and
