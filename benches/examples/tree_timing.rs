@@ -14,28 +14,9 @@
 
 use std::time::Instant;
 
+use rc_benches::scaling::child::{cpu_seconds, peak_mib};
 use rc_tree::{DecisionTreeParams, RandomForestParams};
 use rulecover_core::{Dataset, Fit};
-
-/// Peak resident set size in MiB from /proc/self/status (Linux), if
-/// available.
-fn peak_rss_mib() -> Option<f64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024.0)
-}
-
-/// CPU time (user + system, all threads) of this process in seconds, from
-/// /proc/self/stat (Linux; clock ticks of 1/100 s), if available.
-fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    let rest = stat.rsplit_once(')')?.1;
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let utime: f64 = fields.get(11)?.parse().ok()?;
-    let stime: f64 = fields.get(12)?.parse().ok()?;
-    Some((utime + stime) / 100.0)
-}
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
@@ -114,7 +95,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             text.join(", ")
         );
     }
-    if let Some(mib) = peak_rss_mib() {
+    if let Some(mib) = peak_mib("self") {
         println!("peak RSS {mib:.1} MiB");
     }
     Ok(())
