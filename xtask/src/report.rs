@@ -356,8 +356,8 @@ pub fn render(results: &ResultsFile) -> Result<String> {
         let _ = writeln!(
             out,
             "> Quick run (`--quick`: one small grid point, 3 folds, the smallest data sets or \
-             generated data): the numbers show that everything runs; they are **not comparable \
-             with the papers' values** printed beside them.\n"
+             generated data): the numbers show that everything runs; where a paper's value is \
+             printed beside them, they are **not comparable with it**.\n"
         );
     }
     if !results.skipped.is_empty() {
