@@ -48,9 +48,66 @@ pub(crate) struct TreeConfig {
 pub(crate) struct Totals {
     pub w: f64,
     /// Class counts (classification) or `[Σ w y]` (regression).
-    pub stats: Vec<f64>,
+    pub stats: Stats,
     /// `Σ w y²` (regression only).
     pub sq: f64,
+}
+
+/// Values stored inline by [`Stats`] (more go to the heap).
+const INLINE_STATS: usize = 4;
+
+/// The per-class weights (or `[Σ w y]`) of [`Totals`]: inline up to
+/// [`INLINE_STATS`] values, so the nodes of a tree with few classes
+/// allocate nothing.
+#[derive(Debug, Clone)]
+pub(crate) enum Stats {
+    /// `len` values at the front of the array.
+    Inline { len: usize, v: [f64; INLINE_STATS] },
+    /// More values.
+    Heap(Vec<f64>),
+}
+
+impl Stats {
+    /// `len` zeros.
+    pub fn zeros(len: usize) -> Stats {
+        if len <= INLINE_STATS {
+            Stats::Inline {
+                len,
+                v: [0.0; INLINE_STATS],
+            }
+        } else {
+            Stats::Heap(vec![0.0; len])
+        }
+    }
+
+    /// A copy of `values`.
+    pub fn from_slice(values: &[f64]) -> Stats {
+        let mut s = Stats::zeros(values.len());
+        s.copy_from_slice(values);
+        s
+    }
+}
+
+impl std::ops::Deref for Stats {
+    type Target = [f64];
+
+    #[inline]
+    fn deref(&self) -> &[f64] {
+        match self {
+            Stats::Inline { len, v } => &v[..*len],
+            Stats::Heap(v) => v,
+        }
+    }
+}
+
+impl std::ops::DerefMut for Stats {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [f64] {
+        match self {
+            Stats::Inline { len, v } => &mut v[..*len],
+            Stats::Heap(v) => v,
+        }
+    }
 }
 
 /// The best split found so far.
@@ -319,7 +376,7 @@ impl<'a> Workspace<'a> {
         let w = self.weights;
         match self.target {
             TargetRef::Classes { y, k } => {
-                let mut stats = vec![0.0; k];
+                let mut stats = Stats::zeros(k);
                 let mut wt = 0.0;
                 for &r in &self.samples[start..end] {
                     let r = r as usize;
@@ -343,7 +400,7 @@ impl<'a> Workspace<'a> {
                 }
                 Totals {
                     w: wt,
-                    stats: vec![s],
+                    stats: Stats::from_slice(&[s]),
                     sq,
                 }
             }
@@ -557,7 +614,7 @@ impl<'a> Workspace<'a> {
                 match self.target {
                     TargetRef::Classes { .. } => {
                         let mut wl = 0.0;
-                        for ((l, &b), &t) in self.left.iter_mut().zip(bit).zip(&tot.stats) {
+                        for ((l, &b), &t) in self.left.iter_mut().zip(bit).zip(tot.stats.iter()) {
                             *l = if bit_is_hi { t - b } else { b };
                             wl += *l;
                         }
@@ -960,18 +1017,18 @@ impl<'a> Workspace<'a> {
                 (
                     Totals {
                         w: l0 + l1,
-                        stats: vec![l0, l1],
+                        stats: Stats::from_slice(&[l0, l1]),
                         sq: 0.0,
                     },
                     Totals {
                         w: r0 + r1,
-                        stats: vec![r0, r1],
+                        stats: Stats::from_slice(&[r0, r1]),
                         sq: 0.0,
                     },
                 )
             }
             TargetRef::Classes { y, k } => {
-                let mut sides = [vec![0.0; k], vec![0.0; k]];
+                let mut sides = [Stats::zeros(k), Stats::zeros(k)];
                 for &r in samples {
                     let r = r as usize;
                     let left = goes_left(gl, r);
@@ -1014,12 +1071,12 @@ impl<'a> Workspace<'a> {
                 (
                     Totals {
                         w: acc[0],
-                        stats: vec![acc[1]],
+                        stats: Stats::from_slice(&[acc[1]]),
                         sq: acc[2],
                     },
                     Totals {
                         w: acc[3],
-                        stats: vec![acc[4]],
+                        stats: Stats::from_slice(&[acc[4]]),
                         sq: acc[5],
                     },
                 )
