@@ -177,6 +177,9 @@ pub(crate) struct Workspace<'a> {
     members: Vec<u64>,
     /// The features drawn for the node (native draws).
     drawn: Vec<usize>,
+    /// Or and and of the row bitmasks of a node ([`Workspace::span_bits`]).
+    span_any: Vec<u64>,
+    span_all: Vec<u64>,
     /// Binned features: full histogram, and compact statistics of the
     /// codes present in the node.
     hist: Vec<f64>,
@@ -214,6 +217,8 @@ pub(crate) struct Scratch {
     count_mask: Vec<u64>,
     members: Vec<u64>,
     drawn: Vec<usize>,
+    span_any: Vec<u64>,
+    span_all: Vec<u64>,
     hist: Vec<f64>,
     hist_n: Vec<u32>,
     present: Vec<u16>,
@@ -329,6 +334,8 @@ impl<'a> Workspace<'a> {
             count_mask: refill(scratch.count_mask, data.mw, 0),
             members: refill(scratch.members, data.nw, 0),
             drawn: scratch.drawn,
+            span_any: refill(scratch.span_any, data.mw, 0),
+            span_all: refill(scratch.span_all, data.mw, 0),
             hist: refill(scratch.hist, 0, 0.0),
             hist_n: refill(scratch.hist_n, 0, 0),
             present: scratch.present,
@@ -359,6 +366,8 @@ impl<'a> Workspace<'a> {
             count_mask: self.count_mask,
             members: self.members,
             drawn: self.drawn,
+            span_any: self.span_any,
+            span_all: self.span_all,
             hist: self.hist,
             hist_n: self.hist_n,
             present: self.present,
@@ -478,8 +487,13 @@ impl<'a> Workspace<'a> {
                     constants[f >> 6] |= 1 << (f & 63);
                 }
             }
-            // All drawn features constant: draw on, one at a time.
+            // All drawn features constant: draw on, one at a time. This
+            // happens mostly in small nodes, where most one-hot columns
+            // are constant: which are is read off the node's span of row
+            // bitmasks (computed once, on the first binary column drawn
+            // here), so only a non-constant one is counted.
             let mut visited = first;
+            let mut spanned = false;
             while pool > 0 && (visited < self.cfg.max_features || non_constant == 0) {
                 let j = crate::draw::below(rng, pool);
                 pool -= 1;
@@ -489,6 +503,17 @@ impl<'a> Workspace<'a> {
                 if known(constants, f) {
                     continue;
                 }
+                if let FeatureClass::Binary { slot, .. } = self.data.class[f] {
+                    if !spanned {
+                        self.span_bits(start, end);
+                        spanned = true;
+                    }
+                    let (q, bit) = (slot >> 6, 1u64 << (slot & 63));
+                    if self.span_any[q] & bit == 0 || self.span_all[q] & bit != 0 {
+                        constants[f >> 6] |= 1 << (f & 63);
+                        continue;
+                    }
+                }
                 if self.eval_feature(f, start, end, tot, min_weight_leaf, &mut best) {
                     non_constant += 1;
                 } else {
@@ -497,6 +522,23 @@ impl<'a> Workspace<'a> {
             }
         }
         best.found.then_some(best)
+    }
+
+    /// Sets `span_any` / `span_all` to the or / and of the row bitmasks
+    /// of the node `samples[start..end]`: a binary slot is constant in
+    /// the node when its bit is clear in the first or set in the second.
+    fn span_bits(&mut self, start: usize, end: usize) {
+        let mw = self.data.mw;
+        let bits = &self.data.row_bits;
+        self.span_any.iter_mut().for_each(|w| *w = 0);
+        self.span_all.iter_mut().for_each(|w| *w = !0);
+        for &r in &self.samples[start..end] {
+            let row = &bits[r as usize * mw..(r as usize + 1) * mw];
+            for ((a, l), &b) in self.span_any.iter_mut().zip(&mut self.span_all).zip(row) {
+                *a |= b;
+                *l &= b;
+            }
+        }
     }
 
     /// A fresh stamp for the node about to be searched (invalidates the
@@ -712,6 +754,16 @@ impl<'a> Workspace<'a> {
         }
         let stats: &mut [f64] = &mut self.bin_stats;
         let counts: &mut [u32] = &mut self.bin_n;
+        if d == 2 && mw <= 2 {
+            let m = u128::from(mask[0]) | mask.get(1).map_or(0, |&h| u128::from(h) << 64);
+            let pair = &self.pair;
+            if mw == 2 {
+                count_rows_pair::<2>(samples, bits, m, pair, stats, counts, n_binary);
+            } else {
+                count_rows_pair::<1>(samples, bits, m, pair, stats, counts, n_binary);
+            }
+            return;
+        }
         let rows = RowStats {
             d,
             pair: &self.pair,
@@ -1108,6 +1160,51 @@ impl<'a> Workspace<'a> {
                 &self.goes_left,
                 &mut self.tmp_entries,
             );
+        }
+    }
+}
+
+/// The row pass of [`Workspace::count_binary`] for two statistics a row
+/// (`pair`: two classes, or a real target) and at most 128 binary slots
+/// (`MW` ≤ 2 bitmask words a row, `mask` the counted slots): each row is
+/// added to every counted slot it holds, in the node's row order, and a
+/// row holding none to one of the spare slots after `n_binary` (rotated,
+/// so consecutive such rows do not wait on each other's sums).
+fn count_rows_pair<const MW: usize>(
+    samples: &[u32],
+    bits: &[u64],
+    mask: u128,
+    pair: &[[f64; 2]],
+    stats: &mut [f64],
+    counts: &mut [u32],
+    n_binary: usize,
+) {
+    for (i, &r) in samples.iter().enumerate() {
+        let r = r as usize;
+        let row = &bits[r * MW..r * MW + MW];
+        let mut x = u128::from(row[0]);
+        if MW == 2 {
+            x |= u128::from(row[1]) << 64;
+        }
+        x &= mask;
+        let spare = n_binary + i % SPARE_SLOTS;
+        let s = if x == 0 {
+            spare
+        } else {
+            x.trailing_zeros() as usize
+        };
+        let [a, b] = pair[r];
+        counts[s] += 1;
+        stats[2 * s] += a;
+        stats[2 * s + 1] += b;
+        // Most rows hold at most one counted slot.
+        let mut rest = x & x.wrapping_sub(1);
+        while rest != 0 {
+            let s = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            counts[s] += 1;
+            stats[2 * s] += a;
+            stats[2 * s + 1] += b;
         }
     }
 }
