@@ -127,7 +127,7 @@ pub(crate) fn grow(
             continue;
         }
         tree.set_split(id, best.feature, best.threshold);
-        ws.partition(node.start, node.end, best.feature);
+        ws.partition_lists(node.start, node.end, best.feature);
         let mid = node.start + n_left;
         // The children take stack positions `at / cw` and the next one.
         if known.len() < at + 2 * cw {

@@ -68,6 +68,13 @@ impl Prepared {
     pub fn bit(&self, slot: usize, r: usize) -> bool {
         (self.col_bits[slot * self.nw + (r >> 6)] >> (r & 63)) & 1 != 0
     }
+
+    /// The column bitmask of binary slot `slot` (`nw` words; row `i` is
+    /// bit `i & 63` of word `i >> 6`).
+    #[inline]
+    pub fn col_bits_of(&self, slot: usize) -> &[u64] {
+        &self.col_bits[slot * self.nw..(slot + 1) * self.nw]
+    }
 }
 
 /// Checks that every feature of `data` is numeric; returns an error naming

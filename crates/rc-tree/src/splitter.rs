@@ -13,7 +13,7 @@
 use rulecover_core::Rng;
 
 use crate::criterion::{self, FEATURE_THRESHOLD};
-use crate::data::{FeatureClass, Prepared};
+use crate::data::{FeatureClass, Prepared, MAX_CODES};
 use crate::sklearn_random::RandR;
 use crate::threshold::midpoint;
 
@@ -187,7 +187,6 @@ pub(crate) struct Workspace<'a> {
     present: Vec<u16>,
     pn: Vec<u32>,
     pstats: Vec<f64>,
-    small: Vec<(u8, u32)>,
     all_features: bool,
     features: Vec<usize>,
     /// scikit-learn's `constant_features` array (its sampling mode only).
@@ -224,7 +223,6 @@ pub(crate) struct Scratch {
     present: Vec<u16>,
     pn: Vec<u32>,
     pstats: Vec<f64>,
-    small: Vec<(u8, u32)>,
     features: Vec<usize>,
     left: Vec<f64>,
     /// Rows routed through a grown tree to count its coverage (ensembles).
@@ -336,12 +334,11 @@ impl<'a> Workspace<'a> {
             drawn: scratch.drawn,
             span_any: refill(scratch.span_any, data.mw, 0),
             span_all: refill(scratch.span_all, data.mw, 0),
-            hist: refill(scratch.hist, 0, 0.0),
-            hist_n: refill(scratch.hist_n, 0, 0),
+            hist: refill(scratch.hist, MAX_CODES * d, 0.0),
+            hist_n: refill(scratch.hist_n, MAX_CODES, 0),
             present: scratch.present,
             pn: scratch.pn,
             pstats: scratch.pstats,
-            small: scratch.small,
             all_features: cfg.max_features >= data.p,
             features,
             constant_features: vec![0; data.p],
@@ -373,7 +370,6 @@ impl<'a> Workspace<'a> {
             present: self.present,
             pn: self.pn,
             pstats: self.pstats,
-            small: self.small,
             features: self.features,
             left: self.left,
             rows: self.spare_rows,
@@ -850,9 +846,8 @@ impl<'a> Workspace<'a> {
         members[lo..=hi].iter_mut().for_each(|b| *b = 0);
     }
 
-    /// Evaluates a binned feature from the node's histogram over its codes
-    /// (or, for nodes much smaller than the number of codes, from the
-    /// node's codes sorted); returns false when it is constant in the node.
+    /// Evaluates a binned feature from the node's histogram over its
+    /// codes; returns false when it is constant in the node.
     #[allow(clippy::too_many_arguments)]
     fn eval_binned(
         &mut self,
@@ -874,70 +869,49 @@ impl<'a> Workspace<'a> {
         };
         let codes = &data.codes[slot];
         let values = &data.code_values[slot];
-        let nc = values.len();
         let samples = &self.samples[start..end];
-        // Compact per-code statistics of the codes present, increasing.
+        // Per-code counts and statistics in histograms over all codes
+        // (fixed length, so a byte code needs no bounds check), all zero
+        // between calls: the codes present, marked in a 256-bit set, are
+        // cleared as they are compacted, in increasing order.
+        let mut seen = [0u64; MAX_CODES / 64];
+        let hist_n = &mut self.hist_n[..MAX_CODES];
+        if d == 2 {
+            let hist = &mut self.hist[..2 * MAX_CODES];
+            for &r in samples {
+                let r = r as usize;
+                let c = usize::from(codes[r]);
+                let [a, b] = pair[r];
+                seen[c >> 6] |= 1 << (c & 63);
+                hist_n[c] += 1;
+                hist[2 * c] += a;
+                hist[2 * c + 1] += b;
+            }
+        } else {
+            let hist = &mut self.hist[..d * MAX_CODES];
+            for &r in samples {
+                let r = r as usize;
+                let c = usize::from(codes[r]);
+                seen[c >> 6] |= 1 << (c & 63);
+                hist_n[c] += 1;
+                hist[c * d + y[r] as usize] += w[r];
+            }
+        }
         self.present.clear();
         self.pn.clear();
         self.pstats.clear();
-        if len * 8 < nc {
-            self.small.clear();
-            self.small.extend(
-                samples
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &r)| (codes[r as usize], i as u32)),
-            );
-            self.small.sort_unstable();
-            for &(c, i) in &self.small {
-                if self.present.last() != Some(&(c as u16)) {
-                    self.present.push(c as u16);
-                    self.pn.push(0);
-                    self.pstats.extend(std::iter::repeat_n(0.0, d));
-                }
-                let t = self.present.len() - 1;
-                self.pn[t] += 1;
-                let r = samples[i as usize] as usize;
-                let st = &mut self.pstats[t * d..(t + 1) * d];
-                if d == 2 {
-                    st[0] += pair[r][0];
-                    st[1] += pair[r][1];
-                } else {
-                    st[y[r] as usize] += w[r];
-                }
-            }
-        } else {
-            // All zero between calls (the codes present are cleared below),
-            // so only growth is filled.
-            if self.hist_n.len() < nc {
-                self.hist.resize(nc * d, 0.0);
-                self.hist_n.resize(nc, 0);
-            }
-            if d == 2 {
-                for &r in samples {
-                    let r = r as usize;
-                    let [a, b] = pair[r];
-                    let c = codes[r] as usize;
-                    self.hist_n[c] += 1;
-                    self.hist[2 * c] += a;
-                    self.hist[2 * c + 1] += b;
-                }
-            } else {
-                for &r in samples {
-                    let r = r as usize;
-                    let c = codes[r] as usize;
-                    self.hist_n[c] += 1;
-                    self.hist[c * d + y[r] as usize] += w[r];
-                }
-            }
-            for c in 0..nc {
-                if self.hist_n[c] > 0 {
-                    self.present.push(c as u16);
-                    self.pn.push(self.hist_n[c]);
-                    self.hist_n[c] = 0;
-                    let h = &mut self.hist[c * d..(c + 1) * d];
-                    self.pstats.extend_from_slice(h);
-                    h.fill(0.0);
+        for (q, &word) in seen.iter().enumerate() {
+            let mut m = word;
+            while m != 0 {
+                let c = 64 * q + m.trailing_zeros() as usize;
+                m &= m - 1;
+                self.present.push(c as u16);
+                self.pn.push(hist_n[c]);
+                hist_n[c] = 0;
+                let h = &mut self.hist[c * d..(c + 1) * d];
+                for v in h {
+                    self.pstats.push(*v);
+                    *v = 0.0;
                 }
             }
         }
@@ -1003,9 +977,10 @@ impl<'a> Workspace<'a> {
         }
     }
 
-    /// Marks which rows of the node go left under `best` and returns their
-    /// number and the weighted totals of both sides (summed afresh, in
-    /// order of the rows' lists).
+    /// Marks which rows of the node go left under `best`, moves them to
+    /// the front of the node's rows (stably), and returns their number and
+    /// the weighted totals of both sides (summed afresh, in order of the
+    /// rows' lists).
     pub fn mark(&mut self, start: usize, end: usize, best: &Best) -> (usize, Totals, Totals) {
         let data = self.data;
         let (n_left, left, right) = match data.class[best.feature] {
@@ -1020,7 +995,12 @@ impl<'a> Workspace<'a> {
             }
             FeatureClass::Binary {
                 slot, bit_is_hi, ..
-            } => self.mark_sides(start, end, |_, r| data.bit(slot, r) != bit_is_hi),
+            } => {
+                let col = data.col_bits_of(slot);
+                self.mark_sides(start, end, |_, r| {
+                    ((col[r >> 6] >> (r & 63)) & 1 != 0) != bit_is_hi
+                })
+            }
             FeatureClass::Binned { slot } => {
                 let (codes, code) = (&data.codes[slot], best.code);
                 self.mark_sides(start, end, |_, r| (codes[r] as usize) <= code)
@@ -1038,7 +1018,9 @@ impl<'a> Workspace<'a> {
     }
 
     /// Records `goes_left(marks, row)` of every row of the node in the
-    /// marks (`self.goes_left`, which the function may read) and returns the number going left and the weighted totals of both
+    /// marks (`self.goes_left`, which the function may read), stably
+    /// partitions the node's rows (`samples`) by it in the same pass, and
+    /// returns the number going left and the weighted totals of both
     /// sides, each summed in row-list order (`v · 0.0` adds an exact zero).
     fn mark_sides(
         &mut self,
@@ -1046,18 +1028,15 @@ impl<'a> Workspace<'a> {
         end: usize,
         goes_left: impl Fn(&[bool], usize) -> bool,
     ) -> (usize, Totals, Totals) {
-        let samples = &self.samples[start..end];
+        let seg = &mut self.samples[start..end];
+        let tmp = &mut self.tmp[..seg.len()];
         let gl = &mut self.goes_left;
         let (w, pair) = (self.weights, &self.pair);
-        let mut n_left = 0;
+        let n_left;
         let (left, right) = match self.target {
             TargetRef::Classes { k: 2, .. } => {
                 let (mut l0, mut l1, mut r0, mut r1) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
-                for &r in samples {
-                    let r = r as usize;
-                    let left = goes_left(gl, r);
-                    gl[r] = left;
-                    n_left += usize::from(left);
+                n_left = split_rows(seg, tmp, gl, goes_left, |r, left| {
                     let g = f64::from(u8::from(left));
                     let h = 1.0 - g;
                     let [a, b] = pair[r];
@@ -1065,7 +1044,7 @@ impl<'a> Workspace<'a> {
                     l1 += b * g;
                     r0 += a * h;
                     r1 += b * h;
-                }
+                });
                 (
                     Totals {
                         w: l0 + l1,
@@ -1081,13 +1060,9 @@ impl<'a> Workspace<'a> {
             }
             TargetRef::Classes { y, k } => {
                 let mut sides = [Stats::zeros(k), Stats::zeros(k)];
-                for &r in samples {
-                    let r = r as usize;
-                    let left = goes_left(gl, r);
-                    gl[r] = left;
-                    n_left += usize::from(left);
+                n_left = split_rows(seg, tmp, gl, goes_left, |r, left| {
                     sides[usize::from(!left)][y[r] as usize] += w[r];
-                }
+                });
                 let [l, r] = sides;
                 (
                     Totals {
@@ -1104,11 +1079,7 @@ impl<'a> Workspace<'a> {
             }
             TargetRef::Values(y) => {
                 let mut acc = [0.0f64; 6];
-                for &r in samples {
-                    let r = r as usize;
-                    let left = goes_left(gl, r);
-                    gl[r] = left;
-                    n_left += usize::from(left);
+                n_left = split_rows(seg, tmp, gl, goes_left, |r, left| {
                     let g = f64::from(u8::from(left));
                     let h = 1.0 - g;
                     let [wr, wy] = pair[r];
@@ -1119,7 +1090,7 @@ impl<'a> Workspace<'a> {
                     acc[3] += wr * h;
                     acc[4] += wy * h;
                     acc[5] += wyy * h;
-                }
+                });
                 (
                     Totals {
                         w: acc[0],
@@ -1137,19 +1108,14 @@ impl<'a> Workspace<'a> {
         (n_left, left, right)
     }
 
-    /// Stably partitions every row list of the node by the marks of the
-    /// last [`Workspace::mark`]; the list of the split feature is already
-    /// partitioned.
-    pub fn partition(&mut self, start: usize, end: usize, feature: usize) {
+    /// Stably partitions every presorted row list of the node by the marks
+    /// of the last [`Workspace::mark`] (which partitioned the node's rows);
+    /// the list of the split feature is already partitioned.
+    pub fn partition_lists(&mut self, start: usize, end: usize, feature: usize) {
         let skip = match self.data.class[feature] {
             FeatureClass::Sorted { slot } => Some(slot),
             _ => None,
         };
-        stable_partition(
-            &mut self.samples[start..end],
-            &self.goes_left,
-            &mut self.tmp,
-        );
         for slot in 0..self.data.orders.len() {
             if Some(slot) == skip {
                 continue;
@@ -1162,6 +1128,46 @@ impl<'a> Workspace<'a> {
             );
         }
     }
+}
+
+/// Stably moves the rows of `seg` with `goes_left(marks, row)` to its
+/// front (those going right wait in `tmp`, as long as `seg`), records
+/// each row's side in `marks`, and calls `visit(row, left)` for every row
+/// in order; returns the number going left. The sides of a block of rows
+/// are found before the block is moved, so their loads overlap and the
+/// moving loop keeps its sums in registers.
+#[inline(always)]
+fn split_rows(
+    seg: &mut [u32],
+    tmp: &mut [u32],
+    marks: &mut [bool],
+    goes_left: impl Fn(&[bool], usize) -> bool,
+    mut visit: impl FnMut(usize, bool),
+) -> usize {
+    const BLOCK: usize = 64;
+    let mut rows = [0u32; BLOCK];
+    let mut sides = [false; BLOCK];
+    let (mut n_left, mut n_right) = (0, 0);
+    for base in (0..seg.len()).step_by(BLOCK) {
+        let len = BLOCK.min(seg.len() - base);
+        rows[..len].copy_from_slice(&seg[base..base + len]);
+        for (side, &row) in sides.iter_mut().zip(&rows[..len]) {
+            let r = row as usize;
+            let left = goes_left(marks, r);
+            marks[r] = left;
+            *side = left;
+        }
+        // Writes go to `seg[..=base + i]`, already copied to `rows`.
+        for (&row, &left) in rows[..len].iter().zip(&sides) {
+            seg[n_left] = row;
+            tmp[n_right] = row;
+            n_left += usize::from(left);
+            n_right += usize::from(!left);
+            visit(row as usize, left);
+        }
+    }
+    seg[n_left..].copy_from_slice(&tmp[..n_right]);
+    n_left
 }
 
 /// The row pass of [`Workspace::count_binary`] for two statistics a row
