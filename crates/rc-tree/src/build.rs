@@ -38,8 +38,10 @@ pub(crate) fn grow(
         TargetRef::Classes { k, .. } => k,
         TargetRef::Values(_) => 0,
     };
+    let nodes_hint = scratch.nodes_hint;
     let mut ws = Workspace::new(data, target, weights, cfg, std::mem::take(scratch));
     let mut tree = Tree::empty(data.p, n_classes);
+    tree.reserve(nodes_hint + nodes_hint / 8);
     let root = ws.totals(0, ws.m);
     let w_total = root.w;
     let min_weight_leaf = cfg.min_weight_fraction_leaf * w_total;
@@ -155,6 +157,7 @@ pub(crate) fn grow(
         });
     }
     *scratch = ws.into_scratch();
+    scratch.nodes_hint = tree.n_nodes();
     tree
 }
 

@@ -227,6 +227,9 @@ pub(crate) struct Scratch {
     left: Vec<f64>,
     /// Rows routed through a grown tree to count its coverage (ensembles).
     pub rows: Vec<u32>,
+    /// Nodes of the last tree grown with these buffers: room reserved for
+    /// the next one (trees of one ensemble have similar sizes).
+    pub nodes_hint: usize,
 }
 
 /// What a row adds to a binary slot's statistics.
@@ -373,6 +376,7 @@ impl<'a> Workspace<'a> {
             features: self.features,
             left: self.left,
             rows: self.spare_rows,
+            nodes_hint: 0,
         }
     }
 
