@@ -837,6 +837,26 @@ impl<'a> Workspace<'a> {
                 let s = q * 64 + m.trailing_zeros() as usize;
                 m &= m - 1;
                 let col = &data.col_bits[s * nw + lo..s * nw + hi + 1];
+                if rows.d == 2 {
+                    // The slot's sums in registers (they start from zero,
+                    // so the same additions in the same order).
+                    let (mut n, mut s0, mut s1) = (0u32, 0.0f64, 0.0f64);
+                    for (k, (&c, &b)) in col.iter().zip(&members[lo..=hi]).enumerate() {
+                        let mut x = c & b;
+                        while x != 0 {
+                            let r = 64 * (lo + k) + x.trailing_zeros() as usize;
+                            x &= x - 1;
+                            let [a, b] = rows.pair[r];
+                            n += 1;
+                            s0 += a;
+                            s1 += b;
+                        }
+                    }
+                    counts[s] = n;
+                    stats[2 * s] = s0;
+                    stats[2 * s + 1] = s1;
+                    continue;
+                }
                 for (k, (&c, &b)) in col.iter().zip(&members[lo..=hi]).enumerate() {
                     let mut x = c & b;
                     while x != 0 {
@@ -878,18 +898,18 @@ impl<'a> Workspace<'a> {
         // (fixed length, so a byte code needs no bounds check), all zero
         // between calls: the codes present, marked in a 256-bit set, are
         // cleared as they are compacted, in increasing order.
+        // A node with many rows per code sweeps the codes for the set
+        // afterwards instead of marking each row's code (a dependent
+        // read-modify-write a row).
+        let sweep = len >= 2 * values.len();
         let mut seen = [0u64; MAX_CODES / 64];
         let hist_n = &mut self.hist_n[..MAX_CODES];
         if d == 2 {
             let hist = &mut self.hist[..2 * MAX_CODES];
-            for &r in samples {
-                let r = r as usize;
-                let c = usize::from(codes[r]);
-                let [a, b] = pair[r];
-                seen[c >> 6] |= 1 << (c & 63);
-                hist_n[c] += 1;
-                hist[2 * c] += a;
-                hist[2 * c + 1] += b;
+            if sweep {
+                histogram_pair::<false>(samples, codes, pair, hist_n, hist, &mut seen);
+            } else {
+                histogram_pair::<true>(samples, codes, pair, hist_n, hist, &mut seen);
             }
         } else {
             let hist = &mut self.hist[..d * MAX_CODES];
@@ -899,6 +919,11 @@ impl<'a> Workspace<'a> {
                 seen[c >> 6] |= 1 << (c & 63);
                 hist_n[c] += 1;
                 hist[c * d + y[r] as usize] += w[r];
+            }
+        }
+        if sweep && d == 2 {
+            for (c, &k) in hist_n[..values.len()].iter().enumerate() {
+                seen[c >> 6] |= u64::from(k > 0) << (c & 63);
             }
         }
         self.present.clear();
@@ -1131,6 +1156,32 @@ impl<'a> Workspace<'a> {
                 &mut self.tmp_entries,
             );
         }
+    }
+}
+
+/// The histogram pass of [`Workspace::eval_binned`] for two statistics a
+/// row (`pair`): per code, the count and the sums of the rows holding it,
+/// in row order; with `MARK`, the codes seen are also set in `seen`.
+fn histogram_pair<const MARK: bool>(
+    samples: &[u32],
+    codes: &[u8],
+    pair: &[[f64; 2]],
+    hist_n: &mut [u32],
+    hist: &mut [f64],
+    seen: &mut [u64; MAX_CODES / 64],
+) {
+    let hist_n = &mut hist_n[..MAX_CODES];
+    let hist = &mut hist[..2 * MAX_CODES];
+    for &r in samples {
+        let r = r as usize;
+        let c = usize::from(codes[r]);
+        let [a, b] = pair[r];
+        if MARK {
+            seen[c >> 6] |= 1 << (c & 63);
+        }
+        hist_n[c] += 1;
+        hist[2 * c] += a;
+        hist[2 * c + 1] += b;
     }
 }
 
