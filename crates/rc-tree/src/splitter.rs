@@ -1205,12 +1205,14 @@ fn split_rows(
     let (mut n_left, mut n_right) = (0, 0);
     for base in (0..seg.len()).step_by(BLOCK) {
         let len = BLOCK.min(seg.len() - base);
-        rows[..len].copy_from_slice(&seg[base..base + len]);
-        for (side, &row) in sides.iter_mut().zip(&rows[..len]) {
+        // (Copied in this loop rather than by `copy_from_slice`: a call to
+        // memcpy per block, with a size branch it mispredicts.)
+        for ((side, slot), &row) in sides.iter_mut().zip(&mut rows).zip(&seg[base..base + len]) {
             let r = row as usize;
             let left = goes_left(marks, r);
             marks[r] = left;
             *side = left;
+            *slot = row;
         }
         // Writes go to `seg[..=base + i]`, already copied to `rows`.
         for (&row, &left) in rows[..len].iter().zip(&sides) {
