@@ -4,7 +4,7 @@
 use crate::criterion::{self, EPSILON};
 use crate::data::Prepared;
 use crate::sklearn_random::Draws;
-use crate::splitter::{Scratch, TargetRef, Totals, TreeConfig, Workspace};
+use crate::splitter::{Scratch, Stats, TargetRef, Totals, TreeConfig, Workspace};
 use crate::tree::{NodeRecord, Tree};
 
 struct Pending {
@@ -13,9 +13,6 @@ struct Pending {
     depth: usize,
     /// Weighted totals of the node's rows (computed by the parent's split).
     totals: Totals,
-    /// Bitset of the features known to be constant in the node (native
-    /// draws).
-    constants: Vec<u64>,
     /// How many features at the front of the splitter's feature array are
     /// known to be constant (scikit-learn's draws).
     n_constants: usize,
@@ -41,8 +38,10 @@ pub(crate) fn grow(
         TargetRef::Classes { k, .. } => k,
         TargetRef::Values(_) => 0,
     };
+    let nodes_hint = scratch.nodes_hint;
     let mut ws = Workspace::new(data, target, weights, cfg, std::mem::take(scratch));
     let mut tree = Tree::empty(data.p, n_classes);
+    tree.reserve(nodes_hint + nodes_hint / 8);
     let root = ws.totals(0, ws.m);
     let w_total = root.w;
     let min_weight_leaf = cfg.min_weight_fraction_leaf * w_total;
@@ -51,13 +50,20 @@ pub(crate) fn grow(
         end: ws.m,
         depth: 0,
         totals: root,
-        constants: vec![0; data.p.div_ceil(64)],
         n_constants: 0,
         parent: usize::MAX,
         is_left: false,
     }];
+    // Bitsets of the features known to be constant in each pending node
+    // (native draws), `cw` words per node in stack order: the node at
+    // stack position `i` owns `known[i · cw..(i + 1) · cw]`.
+    let cw = data.p.div_ceil(64);
+    let mut known = vec![0u64; cw];
+    let mut constants = vec![0u64; cw];
     let mut value = Vec::new();
     while let Some(node) = stack.pop() {
+        let at = stack.len() * cw;
+        constants.copy_from_slice(&known[at..at + cw]);
         let tot = node.totals;
         let impurity = ws.impurity(&tot);
         let m_node = node.end - node.start;
@@ -90,7 +96,6 @@ pub(crate) fn grow(
         if is_leaf {
             continue;
         }
-        let mut constants = node.constants;
         let (found, n_constants) = match draws {
             Draws::Native(rng) => {
                 let found = ws.best_split(
@@ -124,14 +129,19 @@ pub(crate) fn grow(
             continue;
         }
         tree.set_split(id, best.feature, best.threshold);
-        ws.partition(node.start, node.end, best.feature);
+        ws.partition_lists(node.start, node.end, best.feature);
         let mid = node.start + n_left;
+        // The children take stack positions `at / cw` and the next one.
+        if known.len() < at + 2 * cw {
+            known.resize(at + 2 * cw, 0);
+        }
+        known[at..at + cw].copy_from_slice(&constants);
+        known[at + cw..at + 2 * cw].copy_from_slice(&constants);
         stack.push(Pending {
             start: mid,
             end: node.end,
             depth: node.depth + 1,
             totals: right,
-            constants: constants.clone(),
             n_constants,
             parent: id,
             is_left: false,
@@ -141,13 +151,13 @@ pub(crate) fn grow(
             end: mid,
             depth: node.depth + 1,
             totals: left,
-            constants,
             n_constants,
             parent: id,
             is_left: true,
         });
     }
     *scratch = ws.into_scratch();
+    scratch.nodes_hint = tree.n_nodes();
     tree
 }
 
@@ -160,14 +170,17 @@ fn improvement(
     impurity: f64,
     left: &Totals,
 ) -> f64 {
+    let mut stats = Stats::zeros(tot.stats.len());
+    for ((s, t), l) in stats
+        .iter_mut()
+        .zip(tot.stats.iter())
+        .zip(left.stats.iter())
+    {
+        *s = t - l;
+    }
     let right = Totals {
         w: tot.w - left.w,
-        stats: tot
-            .stats
-            .iter()
-            .zip(&left.stats)
-            .map(|(t, l)| t - l)
-            .collect(),
+        stats,
         sq: tot.sq - left.sq,
     };
     let il = ws.impurity(left);

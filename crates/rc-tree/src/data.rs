@@ -61,12 +61,11 @@ pub(crate) struct Prepared {
 }
 
 impl Prepared {
-    /// Whether row `r` holds the marked value of binary slot `slot` (read
-    /// from the slot's column bitmask, which stays in cache when one slot
-    /// is read for many rows).
+    /// The column bitmask of binary slot `slot` (`nw` words; row `i` is
+    /// bit `i & 63` of word `i >> 6`).
     #[inline]
-    pub fn bit(&self, slot: usize, r: usize) -> bool {
-        (self.col_bits[slot * self.nw + (r >> 6)] >> (r & 63)) & 1 != 0
+    pub fn col_bits_of(&self, slot: usize) -> &[u64] {
+        &self.col_bits[slot * self.nw..(slot + 1) * self.nw]
     }
 }
 

@@ -13,7 +13,7 @@
 use rulecover_core::Rng;
 
 use crate::criterion::{self, FEATURE_THRESHOLD};
-use crate::data::{FeatureClass, Prepared};
+use crate::data::{FeatureClass, Prepared, MAX_CODES};
 use crate::sklearn_random::RandR;
 use crate::threshold::midpoint;
 
@@ -48,9 +48,66 @@ pub(crate) struct TreeConfig {
 pub(crate) struct Totals {
     pub w: f64,
     /// Class counts (classification) or `[Σ w y]` (regression).
-    pub stats: Vec<f64>,
+    pub stats: Stats,
     /// `Σ w y²` (regression only).
     pub sq: f64,
+}
+
+/// Values stored inline by [`Stats`] (more go to the heap).
+const INLINE_STATS: usize = 4;
+
+/// The per-class weights (or `[Σ w y]`) of [`Totals`]: inline up to
+/// [`INLINE_STATS`] values, so the nodes of a tree with few classes
+/// allocate nothing.
+#[derive(Debug, Clone)]
+pub(crate) enum Stats {
+    /// `len` values at the front of the array.
+    Inline { len: usize, v: [f64; INLINE_STATS] },
+    /// More values.
+    Heap(Vec<f64>),
+}
+
+impl Stats {
+    /// `len` zeros.
+    pub fn zeros(len: usize) -> Stats {
+        if len <= INLINE_STATS {
+            Stats::Inline {
+                len,
+                v: [0.0; INLINE_STATS],
+            }
+        } else {
+            Stats::Heap(vec![0.0; len])
+        }
+    }
+
+    /// A copy of `values`.
+    pub fn from_slice(values: &[f64]) -> Stats {
+        let mut s = Stats::zeros(values.len());
+        s.copy_from_slice(values);
+        s
+    }
+}
+
+impl std::ops::Deref for Stats {
+    type Target = [f64];
+
+    #[inline]
+    fn deref(&self) -> &[f64] {
+        match self {
+            Stats::Inline { len, v } => &v[..*len],
+            Stats::Heap(v) => v,
+        }
+    }
+}
+
+impl std::ops::DerefMut for Stats {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [f64] {
+        match self {
+            Stats::Inline { len, v } => &mut v[..*len],
+            Stats::Heap(v) => v,
+        }
+    }
 }
 
 /// The best split found so far.
@@ -120,6 +177,9 @@ pub(crate) struct Workspace<'a> {
     members: Vec<u64>,
     /// The features drawn for the node (native draws).
     drawn: Vec<usize>,
+    /// Or and and of the row bitmasks of a node ([`Workspace::span_bits`]).
+    span_any: Vec<u64>,
+    span_all: Vec<u64>,
     /// Binned features: full histogram, and compact statistics of the
     /// codes present in the node.
     hist: Vec<f64>,
@@ -127,7 +187,6 @@ pub(crate) struct Workspace<'a> {
     present: Vec<u16>,
     pn: Vec<u32>,
     pstats: Vec<f64>,
-    small: Vec<(u8, u32)>,
     all_features: bool,
     features: Vec<usize>,
     /// scikit-learn's `constant_features` array (its sampling mode only).
@@ -157,16 +216,20 @@ pub(crate) struct Scratch {
     count_mask: Vec<u64>,
     members: Vec<u64>,
     drawn: Vec<usize>,
+    span_any: Vec<u64>,
+    span_all: Vec<u64>,
     hist: Vec<f64>,
     hist_n: Vec<u32>,
     present: Vec<u16>,
     pn: Vec<u32>,
     pstats: Vec<f64>,
-    small: Vec<(u8, u32)>,
     features: Vec<usize>,
     left: Vec<f64>,
     /// Rows routed through a grown tree to count its coverage (ensembles).
     pub rows: Vec<u32>,
+    /// Nodes of the last tree grown with these buffers: room reserved for
+    /// the next one (trees of one ensemble have similar sizes).
+    pub nodes_hint: usize,
 }
 
 /// What a row adds to a binary slot's statistics.
@@ -272,12 +335,13 @@ impl<'a> Workspace<'a> {
             count_mask: refill(scratch.count_mask, data.mw, 0),
             members: refill(scratch.members, data.nw, 0),
             drawn: scratch.drawn,
-            hist: refill(scratch.hist, 0, 0.0),
-            hist_n: refill(scratch.hist_n, 0, 0),
+            span_any: refill(scratch.span_any, data.mw, 0),
+            span_all: refill(scratch.span_all, data.mw, 0),
+            hist: refill(scratch.hist, MAX_CODES * d, 0.0),
+            hist_n: refill(scratch.hist_n, MAX_CODES, 0),
             present: scratch.present,
             pn: scratch.pn,
             pstats: scratch.pstats,
-            small: scratch.small,
             all_features: cfg.max_features >= data.p,
             features,
             constant_features: vec![0; data.p],
@@ -302,15 +366,17 @@ impl<'a> Workspace<'a> {
             count_mask: self.count_mask,
             members: self.members,
             drawn: self.drawn,
+            span_any: self.span_any,
+            span_all: self.span_all,
             hist: self.hist,
             hist_n: self.hist_n,
             present: self.present,
             pn: self.pn,
             pstats: self.pstats,
-            small: self.small,
             features: self.features,
             left: self.left,
             rows: self.spare_rows,
+            nodes_hint: 0,
         }
     }
 
@@ -319,7 +385,7 @@ impl<'a> Workspace<'a> {
         let w = self.weights;
         match self.target {
             TargetRef::Classes { y, k } => {
-                let mut stats = vec![0.0; k];
+                let mut stats = Stats::zeros(k);
                 let mut wt = 0.0;
                 for &r in &self.samples[start..end] {
                     let r = r as usize;
@@ -343,7 +409,7 @@ impl<'a> Workspace<'a> {
                 }
                 Totals {
                     w: wt,
-                    stats: vec![s],
+                    stats: Stats::from_slice(&[s]),
                     sq,
                 }
             }
@@ -421,8 +487,13 @@ impl<'a> Workspace<'a> {
                     constants[f >> 6] |= 1 << (f & 63);
                 }
             }
-            // All drawn features constant: draw on, one at a time.
+            // All drawn features constant: draw on, one at a time. This
+            // happens mostly in small nodes, where most one-hot columns
+            // are constant: which are is read off the node's span of row
+            // bitmasks (computed once, on the first binary column drawn
+            // here), so only a non-constant one is counted.
             let mut visited = first;
+            let mut spanned = false;
             while pool > 0 && (visited < self.cfg.max_features || non_constant == 0) {
                 let j = crate::draw::below(rng, pool);
                 pool -= 1;
@@ -432,6 +503,17 @@ impl<'a> Workspace<'a> {
                 if known(constants, f) {
                     continue;
                 }
+                if let FeatureClass::Binary { slot, .. } = self.data.class[f] {
+                    if !spanned {
+                        self.span_bits(start, end);
+                        spanned = true;
+                    }
+                    let (q, bit) = (slot >> 6, 1u64 << (slot & 63));
+                    if self.span_any[q] & bit == 0 || self.span_all[q] & bit != 0 {
+                        constants[f >> 6] |= 1 << (f & 63);
+                        continue;
+                    }
+                }
                 if self.eval_feature(f, start, end, tot, min_weight_leaf, &mut best) {
                     non_constant += 1;
                 } else {
@@ -440,6 +522,23 @@ impl<'a> Workspace<'a> {
             }
         }
         best.found.then_some(best)
+    }
+
+    /// Sets `span_any` / `span_all` to the or / and of the row bitmasks
+    /// of the node `samples[start..end]`: a binary slot is constant in
+    /// the node when its bit is clear in the first or set in the second.
+    fn span_bits(&mut self, start: usize, end: usize) {
+        let mw = self.data.mw;
+        let bits = &self.data.row_bits;
+        self.span_any.iter_mut().for_each(|w| *w = 0);
+        self.span_all.iter_mut().for_each(|w| *w = !0);
+        for &r in &self.samples[start..end] {
+            let row = &bits[r as usize * mw..(r as usize + 1) * mw];
+            for ((a, l), &b) in self.span_any.iter_mut().zip(&mut self.span_all).zip(row) {
+                *a |= b;
+                *l &= b;
+            }
+        }
     }
 
     /// A fresh stamp for the node about to be searched (invalidates the
@@ -557,7 +656,7 @@ impl<'a> Workspace<'a> {
                 match self.target {
                     TargetRef::Classes { .. } => {
                         let mut wl = 0.0;
-                        for ((l, &b), &t) in self.left.iter_mut().zip(bit).zip(&tot.stats) {
+                        for ((l, &b), &t) in self.left.iter_mut().zip(bit).zip(tot.stats.iter()) {
                             *l = if bit_is_hi { t - b } else { b };
                             wl += *l;
                         }
@@ -655,6 +754,16 @@ impl<'a> Workspace<'a> {
         }
         let stats: &mut [f64] = &mut self.bin_stats;
         let counts: &mut [u32] = &mut self.bin_n;
+        if d == 2 && mw <= 2 {
+            let m = u128::from(mask[0]) | mask.get(1).map_or(0, |&h| u128::from(h) << 64);
+            let pair = &self.pair;
+            if mw == 2 {
+                count_rows_pair::<2>(samples, bits, m, pair, stats, counts, n_binary);
+            } else {
+                count_rows_pair::<1>(samples, bits, m, pair, stats, counts, n_binary);
+            }
+            return;
+        }
         let rows = RowStats {
             d,
             pair: &self.pair,
@@ -728,6 +837,26 @@ impl<'a> Workspace<'a> {
                 let s = q * 64 + m.trailing_zeros() as usize;
                 m &= m - 1;
                 let col = &data.col_bits[s * nw + lo..s * nw + hi + 1];
+                if rows.d == 2 {
+                    // The slot's sums in registers (they start from zero,
+                    // so the same additions in the same order).
+                    let (mut n, mut s0, mut s1) = (0u32, 0.0f64, 0.0f64);
+                    for (k, (&c, &b)) in col.iter().zip(&members[lo..=hi]).enumerate() {
+                        let mut x = c & b;
+                        while x != 0 {
+                            let r = 64 * (lo + k) + x.trailing_zeros() as usize;
+                            x &= x - 1;
+                            let [a, b] = rows.pair[r];
+                            n += 1;
+                            s0 += a;
+                            s1 += b;
+                        }
+                    }
+                    counts[s] = n;
+                    stats[2 * s] = s0;
+                    stats[2 * s + 1] = s1;
+                    continue;
+                }
                 for (k, (&c, &b)) in col.iter().zip(&members[lo..=hi]).enumerate() {
                     let mut x = c & b;
                     while x != 0 {
@@ -741,9 +870,8 @@ impl<'a> Workspace<'a> {
         members[lo..=hi].iter_mut().for_each(|b| *b = 0);
     }
 
-    /// Evaluates a binned feature from the node's histogram over its codes
-    /// (or, for nodes much smaller than the number of codes, from the
-    /// node's codes sorted); returns false when it is constant in the node.
+    /// Evaluates a binned feature from the node's histogram over its
+    /// codes; returns false when it is constant in the node.
     #[allow(clippy::too_many_arguments)]
     fn eval_binned(
         &mut self,
@@ -765,70 +893,54 @@ impl<'a> Workspace<'a> {
         };
         let codes = &data.codes[slot];
         let values = &data.code_values[slot];
-        let nc = values.len();
         let samples = &self.samples[start..end];
-        // Compact per-code statistics of the codes present, increasing.
+        // Per-code counts and statistics in histograms over all codes
+        // (fixed length, so a byte code needs no bounds check), all zero
+        // between calls: the codes present, marked in a 256-bit set, are
+        // cleared as they are compacted, in increasing order.
+        // A node with many rows per code sweeps the codes for the set
+        // afterwards instead of marking each row's code (a dependent
+        // read-modify-write a row).
+        let sweep = len >= 2 * values.len();
+        let mut seen = [0u64; MAX_CODES / 64];
+        let hist_n = &mut self.hist_n[..MAX_CODES];
+        if d == 2 {
+            let hist = &mut self.hist[..2 * MAX_CODES];
+            if sweep {
+                histogram_pair::<false>(samples, codes, pair, hist_n, hist, &mut seen);
+            } else {
+                histogram_pair::<true>(samples, codes, pair, hist_n, hist, &mut seen);
+            }
+        } else {
+            let hist = &mut self.hist[..d * MAX_CODES];
+            for &r in samples {
+                let r = r as usize;
+                let c = usize::from(codes[r]);
+                seen[c >> 6] |= 1 << (c & 63);
+                hist_n[c] += 1;
+                hist[c * d + y[r] as usize] += w[r];
+            }
+        }
+        if sweep && d == 2 {
+            for (c, &k) in hist_n[..values.len()].iter().enumerate() {
+                seen[c >> 6] |= u64::from(k > 0) << (c & 63);
+            }
+        }
         self.present.clear();
         self.pn.clear();
         self.pstats.clear();
-        if len * 8 < nc {
-            self.small.clear();
-            self.small.extend(
-                samples
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &r)| (codes[r as usize], i as u32)),
-            );
-            self.small.sort_unstable();
-            for &(c, i) in &self.small {
-                if self.present.last() != Some(&(c as u16)) {
-                    self.present.push(c as u16);
-                    self.pn.push(0);
-                    self.pstats.extend(std::iter::repeat_n(0.0, d));
-                }
-                let t = self.present.len() - 1;
-                self.pn[t] += 1;
-                let r = samples[i as usize] as usize;
-                let st = &mut self.pstats[t * d..(t + 1) * d];
-                if d == 2 {
-                    st[0] += pair[r][0];
-                    st[1] += pair[r][1];
-                } else {
-                    st[y[r] as usize] += w[r];
-                }
-            }
-        } else {
-            // All zero between calls (the codes present are cleared below),
-            // so only growth is filled.
-            if self.hist_n.len() < nc {
-                self.hist.resize(nc * d, 0.0);
-                self.hist_n.resize(nc, 0);
-            }
-            if d == 2 {
-                for &r in samples {
-                    let r = r as usize;
-                    let [a, b] = pair[r];
-                    let c = codes[r] as usize;
-                    self.hist_n[c] += 1;
-                    self.hist[2 * c] += a;
-                    self.hist[2 * c + 1] += b;
-                }
-            } else {
-                for &r in samples {
-                    let r = r as usize;
-                    let c = codes[r] as usize;
-                    self.hist_n[c] += 1;
-                    self.hist[c * d + y[r] as usize] += w[r];
-                }
-            }
-            for c in 0..nc {
-                if self.hist_n[c] > 0 {
-                    self.present.push(c as u16);
-                    self.pn.push(self.hist_n[c]);
-                    self.hist_n[c] = 0;
-                    let h = &mut self.hist[c * d..(c + 1) * d];
-                    self.pstats.extend_from_slice(h);
-                    h.fill(0.0);
+        for (q, &word) in seen.iter().enumerate() {
+            let mut m = word;
+            while m != 0 {
+                let c = 64 * q + m.trailing_zeros() as usize;
+                m &= m - 1;
+                self.present.push(c as u16);
+                self.pn.push(hist_n[c]);
+                hist_n[c] = 0;
+                let h = &mut self.hist[c * d..(c + 1) * d];
+                for v in h {
+                    self.pstats.push(*v);
+                    *v = 0.0;
                 }
             }
         }
@@ -894,9 +1006,10 @@ impl<'a> Workspace<'a> {
         }
     }
 
-    /// Marks which rows of the node go left under `best` and returns their
-    /// number and the weighted totals of both sides (summed afresh, in
-    /// order of the rows' lists).
+    /// Marks which rows of the node go left under `best`, moves them to
+    /// the front of the node's rows (stably), and returns their number and
+    /// the weighted totals of both sides (summed afresh, in order of the
+    /// rows' lists).
     pub fn mark(&mut self, start: usize, end: usize, best: &Best) -> (usize, Totals, Totals) {
         let data = self.data;
         let (n_left, left, right) = match data.class[best.feature] {
@@ -911,7 +1024,12 @@ impl<'a> Workspace<'a> {
             }
             FeatureClass::Binary {
                 slot, bit_is_hi, ..
-            } => self.mark_sides(start, end, |_, r| data.bit(slot, r) != bit_is_hi),
+            } => {
+                let col = data.col_bits_of(slot);
+                self.mark_sides(start, end, |_, r| {
+                    ((col[r >> 6] >> (r & 63)) & 1 != 0) != bit_is_hi
+                })
+            }
             FeatureClass::Binned { slot } => {
                 let (codes, code) = (&data.codes[slot], best.code);
                 self.mark_sides(start, end, |_, r| (codes[r] as usize) <= code)
@@ -929,7 +1047,9 @@ impl<'a> Workspace<'a> {
     }
 
     /// Records `goes_left(marks, row)` of every row of the node in the
-    /// marks (`self.goes_left`, which the function may read) and returns the number going left and the weighted totals of both
+    /// marks (`self.goes_left`, which the function may read), stably
+    /// partitions the node's rows (`samples`) by it in the same pass, and
+    /// returns the number going left and the weighted totals of both
     /// sides, each summed in row-list order (`v · 0.0` adds an exact zero).
     fn mark_sides(
         &mut self,
@@ -937,18 +1057,15 @@ impl<'a> Workspace<'a> {
         end: usize,
         goes_left: impl Fn(&[bool], usize) -> bool,
     ) -> (usize, Totals, Totals) {
-        let samples = &self.samples[start..end];
+        let seg = &mut self.samples[start..end];
+        let tmp = &mut self.tmp[..seg.len()];
         let gl = &mut self.goes_left;
         let (w, pair) = (self.weights, &self.pair);
-        let mut n_left = 0;
+        let n_left;
         let (left, right) = match self.target {
             TargetRef::Classes { k: 2, .. } => {
                 let (mut l0, mut l1, mut r0, mut r1) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
-                for &r in samples {
-                    let r = r as usize;
-                    let left = goes_left(gl, r);
-                    gl[r] = left;
-                    n_left += usize::from(left);
+                n_left = split_rows(seg, tmp, gl, goes_left, |r, left| {
                     let g = f64::from(u8::from(left));
                     let h = 1.0 - g;
                     let [a, b] = pair[r];
@@ -956,29 +1073,25 @@ impl<'a> Workspace<'a> {
                     l1 += b * g;
                     r0 += a * h;
                     r1 += b * h;
-                }
+                });
                 (
                     Totals {
                         w: l0 + l1,
-                        stats: vec![l0, l1],
+                        stats: Stats::from_slice(&[l0, l1]),
                         sq: 0.0,
                     },
                     Totals {
                         w: r0 + r1,
-                        stats: vec![r0, r1],
+                        stats: Stats::from_slice(&[r0, r1]),
                         sq: 0.0,
                     },
                 )
             }
             TargetRef::Classes { y, k } => {
-                let mut sides = [vec![0.0; k], vec![0.0; k]];
-                for &r in samples {
-                    let r = r as usize;
-                    let left = goes_left(gl, r);
-                    gl[r] = left;
-                    n_left += usize::from(left);
+                let mut sides = [Stats::zeros(k), Stats::zeros(k)];
+                n_left = split_rows(seg, tmp, gl, goes_left, |r, left| {
                     sides[usize::from(!left)][y[r] as usize] += w[r];
-                }
+                });
                 let [l, r] = sides;
                 (
                     Totals {
@@ -995,11 +1108,7 @@ impl<'a> Workspace<'a> {
             }
             TargetRef::Values(y) => {
                 let mut acc = [0.0f64; 6];
-                for &r in samples {
-                    let r = r as usize;
-                    let left = goes_left(gl, r);
-                    gl[r] = left;
-                    n_left += usize::from(left);
+                n_left = split_rows(seg, tmp, gl, goes_left, |r, left| {
                     let g = f64::from(u8::from(left));
                     let h = 1.0 - g;
                     let [wr, wy] = pair[r];
@@ -1010,16 +1119,16 @@ impl<'a> Workspace<'a> {
                     acc[3] += wr * h;
                     acc[4] += wy * h;
                     acc[5] += wyy * h;
-                }
+                });
                 (
                     Totals {
                         w: acc[0],
-                        stats: vec![acc[1]],
+                        stats: Stats::from_slice(&[acc[1]]),
                         sq: acc[2],
                     },
                     Totals {
                         w: acc[3],
-                        stats: vec![acc[4]],
+                        stats: Stats::from_slice(&[acc[4]]),
                         sq: acc[5],
                     },
                 )
@@ -1028,19 +1137,14 @@ impl<'a> Workspace<'a> {
         (n_left, left, right)
     }
 
-    /// Stably partitions every row list of the node by the marks of the
-    /// last [`Workspace::mark`]; the list of the split feature is already
-    /// partitioned.
-    pub fn partition(&mut self, start: usize, end: usize, feature: usize) {
+    /// Stably partitions every presorted row list of the node by the marks
+    /// of the last [`Workspace::mark`] (which partitioned the node's rows);
+    /// the list of the split feature is already partitioned.
+    pub fn partition_lists(&mut self, start: usize, end: usize, feature: usize) {
         let skip = match self.data.class[feature] {
             FeatureClass::Sorted { slot } => Some(slot),
             _ => None,
         };
-        stable_partition(
-            &mut self.samples[start..end],
-            &self.goes_left,
-            &mut self.tmp,
-        );
         for slot in 0..self.data.orders.len() {
             if Some(slot) == skip {
                 continue;
@@ -1051,6 +1155,119 @@ impl<'a> Workspace<'a> {
                 &self.goes_left,
                 &mut self.tmp_entries,
             );
+        }
+    }
+}
+
+/// The histogram pass of [`Workspace::eval_binned`] for two statistics a
+/// row (`pair`): per code, the count and the sums of the rows holding it,
+/// in row order; with `MARK`, the codes seen are also set in `seen`.
+fn histogram_pair<const MARK: bool>(
+    samples: &[u32],
+    codes: &[u8],
+    pair: &[[f64; 2]],
+    hist_n: &mut [u32],
+    hist: &mut [f64],
+    seen: &mut [u64; MAX_CODES / 64],
+) {
+    let hist_n = &mut hist_n[..MAX_CODES];
+    let hist = &mut hist[..2 * MAX_CODES];
+    for &r in samples {
+        let r = r as usize;
+        let c = usize::from(codes[r]);
+        let [a, b] = pair[r];
+        if MARK {
+            seen[c >> 6] |= 1 << (c & 63);
+        }
+        hist_n[c] += 1;
+        hist[2 * c] += a;
+        hist[2 * c + 1] += b;
+    }
+}
+
+/// Stably moves the rows of `seg` with `goes_left(marks, row)` to its
+/// front (those going right wait in `tmp`, as long as `seg`), records
+/// each row's side in `marks`, and calls `visit(row, left)` for every row
+/// in order; returns the number going left. The sides of a block of rows
+/// are found before the block is moved, so their loads overlap and the
+/// moving loop keeps its sums in registers.
+#[inline(always)]
+fn split_rows(
+    seg: &mut [u32],
+    tmp: &mut [u32],
+    marks: &mut [bool],
+    goes_left: impl Fn(&[bool], usize) -> bool,
+    mut visit: impl FnMut(usize, bool),
+) -> usize {
+    const BLOCK: usize = 64;
+    let mut rows = [0u32; BLOCK];
+    let mut sides = [false; BLOCK];
+    let (mut n_left, mut n_right) = (0, 0);
+    for base in (0..seg.len()).step_by(BLOCK) {
+        let len = BLOCK.min(seg.len() - base);
+        // (Copied in this loop rather than by `copy_from_slice`: a call to
+        // memcpy per block, with a size branch it mispredicts.)
+        for ((side, slot), &row) in sides.iter_mut().zip(&mut rows).zip(&seg[base..base + len]) {
+            let r = row as usize;
+            let left = goes_left(marks, r);
+            marks[r] = left;
+            *side = left;
+            *slot = row;
+        }
+        // Writes go to `seg[..=base + i]`, already copied to `rows`.
+        for (&row, &left) in rows[..len].iter().zip(&sides) {
+            seg[n_left] = row;
+            tmp[n_right] = row;
+            n_left += usize::from(left);
+            n_right += usize::from(!left);
+            visit(row as usize, left);
+        }
+    }
+    seg[n_left..].copy_from_slice(&tmp[..n_right]);
+    n_left
+}
+
+/// The row pass of [`Workspace::count_binary`] for two statistics a row
+/// (`pair`: two classes, or a real target) and at most 128 binary slots
+/// (`MW` ≤ 2 bitmask words a row, `mask` the counted slots): each row is
+/// added to every counted slot it holds, in the node's row order, and a
+/// row holding none to one of the spare slots after `n_binary` (rotated,
+/// so consecutive such rows do not wait on each other's sums).
+fn count_rows_pair<const MW: usize>(
+    samples: &[u32],
+    bits: &[u64],
+    mask: u128,
+    pair: &[[f64; 2]],
+    stats: &mut [f64],
+    counts: &mut [u32],
+    n_binary: usize,
+) {
+    for (i, &r) in samples.iter().enumerate() {
+        let r = r as usize;
+        let row = &bits[r * MW..r * MW + MW];
+        let mut x = u128::from(row[0]);
+        if MW == 2 {
+            x |= u128::from(row[1]) << 64;
+        }
+        x &= mask;
+        let spare = n_binary + i % SPARE_SLOTS;
+        let s = if x == 0 {
+            spare
+        } else {
+            x.trailing_zeros() as usize
+        };
+        let [a, b] = pair[r];
+        counts[s] += 1;
+        stats[2 * s] += a;
+        stats[2 * s + 1] += b;
+        // Most rows hold at most one counted slot.
+        let mut rest = x & x.wrapping_sub(1);
+        while rest != 0 {
+            let s = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            counts[s] += 1;
+            stats[2 * s] += a;
+            stats[2 * s + 1] += b;
         }
     }
 }

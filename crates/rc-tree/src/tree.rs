@@ -108,6 +108,18 @@ impl Tree {
         }
     }
 
+    /// Reserves room for `nodes` more nodes (the builder's estimate, so
+    /// the node arrays are not copied as they grow).
+    pub(crate) fn reserve(&mut self, nodes: usize) {
+        self.nav.reserve(nodes);
+        self.threshold.reserve(nodes);
+        self.impurity.reserve(nodes);
+        self.n_node_samples.reserve(nodes);
+        self.weighted_n_node_samples.reserve(nodes);
+        self.depth.reserve(nodes);
+        self.value.reserve(nodes * self.n_values());
+    }
+
     /// Appends a node (as a leaf) and returns its id.
     pub(crate) fn push_node(&mut self, rec: NodeRecord, value: &[f64]) -> usize {
         let id = self.nav.len();
@@ -356,11 +368,15 @@ impl Tree {
             if n.r == 0 {
                 continue;
             }
+            let (left, right) = (id + 1, n.r as usize);
+            // With two leaves below, only the number going left matters.
+            let leaves = self.nav[left].r == 0 && self.nav[right].r == 0;
             let seg = &mut rows[start..end];
             let t = n.t;
             // Each row's side is read from the builder's compact, cache-
             // resident copies where there is one (bitmasks of two-valued
-            // columns, byte codes of binned ones), else from the column.
+            // columns, byte codes of binned ones), else from the column;
+            // without branches, as the sides are unpredictable.
             let l = match data.class[n.f as usize] {
                 FeatureClass::Binary {
                     slot,
@@ -370,7 +386,17 @@ impl Tree {
                 } => {
                     let (marked, other) = if bit_is_hi { (hi, lo) } else { (lo, hi) };
                     let (if_bit, if_not) = ((marked as f64) <= t, (other as f64) <= t);
-                    lomuto(seg, |r| if data.bit(slot, r) { if_bit } else { if_not })
+                    if if_bit == if_not {
+                        if if_bit {
+                            seg.len()
+                        } else {
+                            0
+                        }
+                    } else {
+                        let col = data.col_bits_of(slot);
+                        let side = |r: usize| ((col[r >> 6] >> (r & 63)) & 1 != 0) != if_not;
+                        split_or_count(seg, leaves, side)
+                    }
                 }
                 FeatureClass::Binned { slot } => {
                     // Codes are ranks of increasing values.
@@ -379,15 +405,20 @@ impl Tree {
                         .filter(|&&v| (v as f64) <= t)
                         .count();
                     let codes = &data.codes[slot];
-                    lomuto(seg, |r| (codes[r] as usize) < n_le)
+                    split_or_count(seg, leaves, |r| (codes[r] as usize) < n_le)
                 }
                 FeatureClass::Sorted { .. } | FeatureClass::Constant => {
                     let col = &data.cols[n.f as usize];
-                    lomuto(seg, |r| (col[r] as f64) <= t)
+                    split_or_count(seg, leaves, |r| (col[r] as f64) <= t)
                 }
             };
-            stack.push((n.r as usize, start + l, end));
-            stack.push((id + 1, start, start + l));
+            if leaves {
+                count[left] += l as u32;
+                count[right] += (end - start - l) as u32;
+                continue;
+            }
+            stack.push((right, start + l, end));
+            stack.push((left, start, start + l));
         }
     }
 
@@ -511,6 +542,19 @@ impl TryFrom<TreeRepr> for Tree {
         };
         model.check()?;
         Ok(model)
+    }
+}
+
+/// The number of rows of `seg` with `goes_left(row)`, moved to its front
+/// (in any order) unless `count_only`.
+#[inline(always)]
+fn split_or_count(seg: &mut [u32], count_only: bool, goes_left: impl Fn(usize) -> bool) -> usize {
+    if count_only {
+        seg.iter()
+            .map(|&r| usize::from(goes_left(r as usize)))
+            .sum()
+    } else {
+        lomuto(seg, goes_left)
     }
 }
 
