@@ -36,9 +36,17 @@ impl Bits {
     #[inline]
     pub fn from_predicate(values: &[f64], pred: impl Fn(f64) -> bool) -> Self {
         let mut words = Vec::with_capacity(values.len().div_ceil(64));
-        for chunk in values.chunks(64) {
+        let mut chunks = values.chunks_exact(64);
+        for chunk in &mut chunks {
             let mut word = 0u64;
             for (b, &x) in chunk.iter().enumerate() {
+                word |= (pred(x) as u64) << b;
+            }
+            words.push(word);
+        }
+        if !chunks.remainder().is_empty() {
+            let mut word = 0u64;
+            for (b, &x) in chunks.remainder().iter().enumerate() {
                 word |= (pred(x) as u64) << b;
             }
             words.push(word);

@@ -27,6 +27,12 @@
 //! [`kkt_violation`] recomputes this measure from scratch. Warm starts
 //! (the previous solution, padded with zeros for new columns) make
 //! column-generation rounds cheap.
+//!
+//! By default every gradient is summed in increasing row order, so column
+//! generation's models are bit-stable. [`GlmSettings::covariance_updates`]
+//! (RuleFit's default) minimises each Newton iteration's quadratic model
+//! in glmnet's covariance mode instead: the same stopping rule, a
+//! different (faster) arithmetic.
 
 use serde::{Deserialize, Serialize};
 
