@@ -1195,11 +1195,14 @@ fn support_hessian(gram: &SupportGram, slots: &[usize], inv_n: f64) -> Vec<f64> 
 
 /// The weighted Gram matrix `Σ_i w_i a_i a_iᵀ` (with the intercept) of a
 /// growing set of active columns, for [`GlmSettings::covariance_updates`]
-/// within one proximal Newton iteration: [`SupportGram`]'s job without
-/// its bit-stable summation order. Columns are numbered in the order they
-/// join (the intercept is 0), so the entries of a row, kept in that order,
-/// give each pair once, the later column first, and the lower triangle in
-/// join order is accumulated without a branch.
+/// within one proximal Newton iteration: [`SupportGram`]'s job, each entry
+/// again summed over the rows in increasing order. Columns are numbered in
+/// the order they join (the intercept is 0) and the lower triangle in
+/// join order is kept. Pairs of binary columns are summed from a
+/// row-major index of the binary columns held (rebuilt, in join order,
+/// when columns join; a row's entries give each pair once, the later
+/// column first, without a branch); pairs with a dense column are summed
+/// along the other column.
 #[derive(Debug, Default)]
 struct CovarianceGram {
     /// Join number of each active slot's column (`0`: not held).
@@ -1211,12 +1214,12 @@ struct CovarianceGram {
     /// Lower triangle (`a ≥ b`) in join numbers, row-major `dim²`; column
     /// 0 holds `Σ w_i a_i`, entry 0 `Σ w_i`.
     sums: Vec<f64>,
-    /// Row `i`'s held columns are `at[row_ptr[i]..row_ptr[i] + fill[i]]`
-    /// (join numbers, increasing) with their values in `val`.
+    /// The held columns `(join number, active slot)` in join order.
+    order: Vec<(u32, usize)>,
+    /// Row `i`'s binary columns held, `at[row_ptr[i]..row_ptr[i + 1]]`
+    /// (join numbers, increasing).
     row_ptr: Vec<usize>,
-    fill: Vec<usize>,
     at: Vec<u32>,
-    val: Vec<f64>,
 }
 
 impl CovarianceGram {
@@ -1229,25 +1232,12 @@ impl CovarianceGram {
     fn cover(&mut self, problem: &GlmProblem, active: &[usize], support: &[usize], w: &[f64]) {
         let n = w.len();
         if self.dim == 0 {
-            let mut row_ptr = vec![0usize; n + 1];
-            for &k in active {
-                match &problem.columns[k] {
-                    Column::Binary(rows) => rows.iter().for_each(|&i| row_ptr[i as usize + 1] += 1),
-                    Column::Dense(_) => row_ptr.iter_mut().skip(1).for_each(|x| *x += 1),
-                }
-            }
-            for i in 0..n {
-                row_ptr[i + 1] += row_ptr[i];
-            }
-            self.at = vec![0; row_ptr[n]];
-            self.val = vec![0.0; row_ptr[n]];
-            self.row_ptr = row_ptr;
-            self.fill = vec![0; n];
             self.pos = vec![0; active.len()];
             self.dim = active.len() + 1;
             self.sums = vec![0.0; self.dim * self.dim];
             self.sums[0] = sum_split(w.iter().copied());
             self.held = 1;
+            self.row_ptr = vec![0; n + 1];
         }
         let mut fresh: Vec<usize> = support
             .iter()
@@ -1258,48 +1248,95 @@ impl CovarianceGram {
             return;
         }
         fresh.sort_unstable();
-        let before = self.fill.clone();
-        let (row_ptr, fill) = (&self.row_ptr, &mut self.fill);
-        let (at, val) = (&mut self.at, &mut self.val);
+        let columns = problem.columns;
+        let dim = self.dim;
+        let first_fresh = self.order.len();
         for &s in &fresh {
             let tag = self.held as u32;
             self.pos[s] = tag;
             self.held += 1;
-            match &problem.columns[active[s]] {
-                Column::Binary(rows) => {
-                    for &i in rows {
-                        let i = i as usize;
-                        let e = row_ptr[i] + fill[i];
-                        at[e] = tag;
-                        val[e] = 1.0;
-                        fill[i] += 1;
+            self.order.push((tag, s));
+        }
+        // Pairs with a dense column (held or fresh) and a fresh column,
+        // summed along the other column in increasing row order; the
+        // product is `(w_i · a_i) · b_i` with `a` the later column.
+        for (f, &(ta, sa)) in self.order.iter().enumerate().skip(first_fresh) {
+            let ca = &columns[active[sa]];
+            for &(tb, sb) in &self.order[..=f] {
+                let cb = &columns[active[sb]];
+                let v = match (ca, cb) {
+                    (Column::Binary(_), Column::Binary(_)) => continue,
+                    (Column::Dense(x), Column::Dense(z)) => {
+                        let mut acc = 0.0;
+                        for i in 0..n {
+                            acc += w[i] * x[i] * z[i];
+                        }
+                        acc
                     }
+                    (Column::Dense(x), Column::Binary(rows))
+                    | (Column::Binary(rows), Column::Dense(x)) => {
+                        let mut acc = 0.0;
+                        for &i in rows {
+                            let i = i as usize;
+                            acc += w[i] * x[i];
+                        }
+                        acc
+                    }
+                };
+                self.sums[ta as usize * dim + tb as usize] = v;
+            }
+            if let Column::Dense(x) = ca {
+                let mut acc = 0.0;
+                for i in 0..n {
+                    acc += w[i] * x[i];
                 }
-                Column::Dense(a) => {
-                    for (i, &v) in a.iter().enumerate() {
-                        let e = row_ptr[i] + fill[i];
-                        at[e] = tag;
-                        val[e] = v;
-                        fill[i] += 1;
-                    }
+                self.sums[ta as usize * dim] = acc;
+            }
+        }
+        // The binary columns' row index, rebuilt in join order; `split[i]`
+        // entries of row `i` were held before.
+        let binary = |&(_, s): &(u32, usize)| match &columns[active[s]] {
+            Column::Binary(rows) => Some(rows.as_slice()),
+            Column::Dense(_) => None,
+        };
+        let row_ptr = &mut self.row_ptr;
+        row_ptr.iter_mut().for_each(|x| *x = 0);
+        for rows in self.order.iter().filter_map(binary) {
+            rows.iter().for_each(|&i| row_ptr[i as usize + 1] += 1);
+        }
+        for i in 0..n {
+            row_ptr[i + 1] += row_ptr[i];
+        }
+        self.at.clear();
+        self.at.resize(row_ptr[n], 0);
+        let mut fill: Vec<usize> = row_ptr[..n].to_vec();
+        let mut split: Vec<usize> = Vec::new();
+        for (f, col) in self.order.iter().enumerate() {
+            if f == first_fresh {
+                split = fill.clone();
+            }
+            if let Some(rows) = binary(col) {
+                for &i in rows {
+                    let i = i as usize;
+                    self.at[fill[i]] = col.0;
+                    fill[i] += 1;
                 }
             }
         }
-        let dim = self.dim;
         let sums = &mut self.sums;
         for i in 0..n {
-            let (start, end) = (row_ptr[i], row_ptr[i] + fill[i]);
-            if end == start + before[i] {
+            let (start, mid, end) = (row_ptr[i], split[i], row_ptr[i + 1]);
+            if mid == end {
                 continue;
             }
-            let at = &at[start..end];
-            let val = &val[start..end];
-            for a in before[i]..at.len() {
-                let wa = w[i] * val[a];
-                let row = &mut sums[at[a] as usize * dim..(at[a] as usize + 1) * dim];
-                row[0] += wa;
-                for (&b, &vb) in at[..=a].iter().zip(&val[..=a]) {
-                    row[b as usize] += wa * vb;
+            let wi = w[i];
+            let row = &self.at[start..end];
+            for a in mid - start..row.len() {
+                let at_a = row[a] as usize;
+                let line = &mut sums[at_a * dim..(at_a + 1) * dim];
+                line[0] += wi;
+                for &b in &row[..=a] {
+                    line[b as usize] += wi;
                 }
             }
         }
