@@ -30,6 +30,33 @@ impl Bits {
         b
     }
 
+    /// The rows `i < values.len()` where `pred(values[i])` holds, packed
+    /// 64 rows a word (the predicate is evaluated on every value, without
+    /// a branch per row, so the loop vectorises).
+    #[inline]
+    pub fn from_predicate(values: &[f64], pred: impl Fn(f64) -> bool) -> Self {
+        let mut words = Vec::with_capacity(values.len().div_ceil(64));
+        let mut chunks = values.chunks_exact(64);
+        for chunk in &mut chunks {
+            let mut word = 0u64;
+            for (b, &x) in chunk.iter().enumerate() {
+                word |= (pred(x) as u64) << b;
+            }
+            words.push(word);
+        }
+        if !chunks.remainder().is_empty() {
+            let mut word = 0u64;
+            for (b, &x) in chunks.remainder().iter().enumerate() {
+                word |= (pred(x) as u64) << b;
+            }
+            words.push(word);
+        }
+        Bits {
+            len: values.len(),
+            words,
+        }
+    }
+
     #[inline]
     pub fn insert(&mut self, i: usize) {
         self.words[i / 64] |= 1 << (i % 64);

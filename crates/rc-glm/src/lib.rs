@@ -45,7 +45,9 @@
 //!   and active sets), converging to a stated KKT tolerance; column
 //!   generation with the squared loss solves its restricted master on the
 //!   working set's Gram matrix, grown by one row per generated column
-//!   (same KKT test, checked from scratch).
+//!   (same KKT test, checked from scratch); RuleFit's fits use
+//!   [`GlmSettings::covariance_updates`] (coordinate updates on the
+//!   support from its Gram matrix, as glmnet's covariance mode).
 //! * [`pricing`]: the heuristic beam search (Sec. 4) and the exact IP (9)
 //!   through [`rc_lp::MipSolver`].
 //! * [`GlrmParams`]: LR1, LRR, LR1N, LRRN (and the linear-regression

@@ -90,6 +90,13 @@ pub(crate) struct LiteralTreeGrower {
     mw: usize,
     /// Row-major literal bits of every training row (`mw` words a row).
     row_words: Vec<u64>,
+    /// Column-major: the training rows of each literal (`nw` words a
+    /// literal), to count a literal's ones on a subsample by popcount.
+    col_words: Vec<u64>,
+    /// Words per literal of `col_words`.
+    nw: usize,
+    /// The subsample's training rows as a bitset (`nw` words).
+    inbag_words: Vec<u64>,
     // Per-tree buffers.
     ones: Vec<u32>,
     /// Features whose rarer value on the subsample is 0 (bit set).
@@ -120,10 +127,19 @@ impl LiteralTreeGrower {
                 row_words[i * mw + q] |= bit;
             }
         }
+        let nw = n.div_ceil(64);
+        let mut col_words = vec![0u64; p * nw];
+        for (f, bits) in literals.iter().enumerate() {
+            col_words[f * nw..f * nw + bits.words().len().min(nw)]
+                .copy_from_slice(&bits.words()[..bits.words().len().min(nw)]);
+        }
         LiteralTreeGrower {
             p,
             mw,
             row_words,
+            col_words,
+            nw,
+            inbag_words: Vec::new(),
             ones: Vec::new(),
             flip: Vec::new(),
             varying: Vec::new(),
@@ -234,16 +250,23 @@ impl LiteralTreeGrower {
     /// varying literals holding it.
     fn prepare(&mut self, inbag: &[usize], y: &[f64], w: &[f64]) {
         let (p, mw, m) = (self.p, self.mw, inbag.len());
-        self.ones.clear();
-        self.ones.resize(p, 0);
+        self.inbag_words.clear();
+        self.inbag_words.resize(self.nw, 0);
         for &i in inbag {
-            for (q, &word) in self.row_words[i * mw..(i + 1) * mw].iter().enumerate() {
-                let mut word = word;
-                while word != 0 {
-                    self.ones[q * 64 + word.trailing_zeros() as usize] += 1;
-                    word &= word - 1;
-                }
-            }
+            self.inbag_words[i >> 6] |= 1u64 << (i & 63);
+        }
+        self.ones.clear();
+        if self.nw > 0 {
+            let inbag_words = &self.inbag_words;
+            self.ones
+                .extend(self.col_words.chunks_exact(self.nw).map(|col| {
+                    col.iter()
+                        .zip(inbag_words)
+                        .map(|(a, b)| (a & b).count_ones())
+                        .sum::<u32>()
+                }));
+        } else {
+            self.ones.resize(p, 0);
         }
         self.flip.clear();
         self.flip.resize(mw, 0);

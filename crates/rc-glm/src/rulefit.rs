@@ -88,7 +88,8 @@ pub struct RuleFitParams {
     pub lambda1: f64,
     /// The binarizer whose columns the trees split on.
     pub binarizer: BinarizerParams,
-    /// The GLM solver's settings.
+    /// The GLM solver's settings (the defaults with
+    /// [`GlmSettings::covariance_updates`] on).
     pub glm: GlmSettings,
     /// Seed of the subsamples and tree sizes.
     pub seed: u64,
@@ -117,7 +118,10 @@ impl Default for RuleFitParams {
             lambda0: 0.05,
             lambda1: 0.01,
             binarizer: BinarizerParams::default(),
-            glm: GlmSettings::default(),
+            glm: GlmSettings {
+                covariance_updates: true,
+                ..GlmSettings::default()
+            },
             seed: 0,
             loss: None,
             encoding: Encoding::Native,
