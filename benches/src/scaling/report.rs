@@ -25,10 +25,19 @@ pub struct Growth {
     pub mem_n: Option<f64>,
     /// The exponent of fit seconds in features at the p-grid's rows.
     pub time_p: Option<f64>,
+    /// The exponent of the fit's CPU seconds in rows (facts) at the base
+    /// width (points without CPU seconds left out): on a loaded machine
+    /// wall seconds include waiting for a core, CPU seconds much less so.
+    pub cpu_n: Option<f64>,
+    /// The exponent of the fit's CPU seconds in features at the p-grid's
+    /// rows.
+    pub cpu_p: Option<f64>,
     /// The largest row (fact) count that finished.
     pub largest_n: Option<usize>,
     /// The rows (facts) extrapolated to reach the cap or the memory budget
-    /// first, and which.
+    /// first, and which: from the largest finished point's wall seconds,
+    /// growing with the CPU-time exponent where there is one (the wall
+    /// exponent otherwise).
     pub limit: Option<(f64, &'static str)>,
     /// The smallest row (fact) count that ran past the cap, and the
     /// exponent it implies at least: from the largest finished point to
@@ -64,13 +73,15 @@ pub fn growth(learner: &str, records: &[Record], cap_s: f64) -> Growth {
         .filter(ok)
         .collect();
     let time_p = exponent(&pairs(&|r| r.fit_s, &|p| p.p, &p_series));
+    let cpu_n = exponent(&pairs(&|r| r.cpu_s, &|p| p.n, &n_series));
+    let cpu_p = exponent(&pairs(&|r| r.cpu_s, &|p| p.p, &p_series));
     let last = n_series.iter().max_by_key(|r| r.point.n);
     let largest_n = last.map(|r| r.point.n);
     let limit = last.and_then(|r| {
         let (t, m) = (r.fit_s?, r.peak_mib?);
         limit_size(
             (r.point.n as f64, t, m),
-            time_n,
+            cpu_n.or(time_n),
             mem_n,
             cap_s,
             MEMORY_BUDGET_MIB,
@@ -94,6 +105,8 @@ pub fn growth(learner: &str, records: &[Record], cap_s: f64) -> Growth {
         time_n,
         mem_n,
         time_p,
+        cpu_n,
+        cpu_p,
         largest_n,
         limit,
     }
@@ -125,20 +138,22 @@ pub fn markdown(learners: &[String], records: &[Record], cap_s: f64) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "| learner | time exponent in n | memory exponent in n | time exponent in p | largest n finished | n reaching {cap_s:.0} s or 24 GiB (extrapolated) |"
+        "| learner | time exponent in n | CPU-time exponent in n | memory exponent in n | time exponent in p | CPU-time exponent in p | largest n finished | n reaching {cap_s:.0} s or 24 GiB (extrapolated) |"
     );
-    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|");
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|");
     for l in learners {
         let g = growth(l, records, cap_s);
         let _ = writeln!(
             s,
-            "| {l} | {} | {} | {} | {} | {} |",
+            "| {l} | {} | {} | {} | {} | {} | {} | {} |",
             match (g.time_n, g.timeout) {
                 (None, Some((_, Some(b)))) => format!("≥ {b:.2} (from the timeout)"),
                 (b, _) => opt(b, 2),
             },
+            opt(g.cpu_n, 2),
             opt(g.mem_n, 2),
             opt(g.time_p, 2),
+            opt(g.cpu_p, 2),
             g.largest_n
                 .map(|n| size_label(n as f64))
                 .unwrap_or_else(|| "–".into()),
@@ -348,6 +363,7 @@ mod tests {
         );
         r.status = Status::Ok;
         r.fit_s = Some(fit_s);
+        r.cpu_s = Some(1.5 * fit_s);
         r.peak_mib = Some(mib);
         r.note = None;
         r
@@ -372,6 +388,9 @@ mod tests {
         assert!((g.mem_n.unwrap() - 1.0).abs() < 1e-9);
         // p: 100 s at p = 20, 500 s at p = 100.
         assert!((g.time_p.unwrap() - 1.0).abs() < 1e-9);
+        // CPU seconds are 1.5 × wall: the same exponents.
+        assert!((g.cpu_n.unwrap() - 2.0).abs() < 1e-9);
+        assert!((g.cpu_p.unwrap() - 1.0).abs() < 1e-9);
         assert_eq!(g.largest_n, Some(100_000));
         let (n, which) = g.limit.unwrap();
         assert_eq!(which, "time");
@@ -382,10 +401,10 @@ mod tests {
     fn the_markdown_has_a_summary_and_a_table_per_learner() {
         let md = markdown(&["rug".into(), "dt".into()], &sample(), 600.0);
         assert!(
-            md.contains("| rug | 2.00 | 1.00 | 1.00 | 10^5 | 2.4·10^5 (time) |"),
+            md.contains("| rug | 2.00 | 2.00 | 1.00 | 1.00 | 1.00 | 10^5 | 2.4·10^5 (time) |"),
             "{md}"
         );
-        assert!(md.contains("| dt | – | – | – | – | – |"));
+        assert!(md.contains("| dt | – | – | – | – | – | – | – |"));
         assert!(md.contains("#### rug") && !md.contains("#### dt"));
         assert!(
             md.contains("| twonorm | 3·10^5 | 20 | – | – | – | – | skipped: predicted 900 s | – |"),
@@ -407,7 +426,7 @@ mod tests {
         let md = markdown(&["rcboost".into()], &rs, 600.0);
         assert!(
             md.contains(
-                "| rcboost | ≥ 1.00 (from the timeout) | – | – | 10^4 | < 10^5 (timed out there) |"
+                "| rcboost | ≥ 1.00 (from the timeout) | – | – | – | – | 10^4 | < 10^5 (timed out there) |"
             ),
             "{md}"
         );
