@@ -42,8 +42,24 @@ def _missing(v):
         return False
 
 
-def _categorical(values, levels=None):
-    texts = [None if _missing(v) else _text(v) for v in values]
+def _missing_mask(values):
+    """``_missing`` of every value, at once: pandas' ``isna`` over an object
+    array checks each element as ``isna`` checks a scalar."""
+    if pd is None:
+        return [_missing(v) for v in values]
+    arr = np.empty(len(values), dtype=object)
+    try:
+        arr[:] = values
+    except ValueError:  # sequences as values: numpy would broadcast them
+        for i, v in enumerate(values):
+            arr[i] = v
+    return pd.isna(arr).tolist()
+
+
+def _categorical(values, levels=None, missing=None):
+    if missing is None:
+        missing = _missing_mask(values)
+    texts = [None if m else _text(v) for v, m in zip(values, missing)]
     return (texts, None if levels is None else [_text(c) for c in levels])
 
 
@@ -55,19 +71,20 @@ def _object_column(values):
     """An object column: numeric when every value converts to float
     (``float()``'s own ``TypeError`` for a value that is neither text nor
     number), else categorical."""
+    missing = _missing_mask(values)
     if all(
-        _missing(v) or (isinstance(v, numbers.Real) and not isinstance(v, bool))
-        for v in values
+        m or (isinstance(v, numbers.Real) and not isinstance(v, bool))
+        for v, m in zip(values, missing)
     ):
         return _numeric(np.asarray(values, dtype=np.float64))
-    for v in values:
-        if not (_missing(v) or isinstance(v, (str, bytes, numbers.Number))):
+    for v, m in zip(values, missing):
+        if not (m or isinstance(v, (str, bytes, numbers.Number))):
             # The message scikit-learn's own checks expect for such values.
             float(v)
     try:
         return _numeric(np.asarray(values, dtype=np.float64))
     except (TypeError, ValueError):
-        return _categorical(values)
+        return _categorical(values, missing=missing)
 
 
 def frame_columns(X):
