@@ -19,7 +19,15 @@ struct Pending {
     /// Parent id and side; `usize::MAX` for the root.
     parent: usize,
     is_left: bool,
+    /// Whether the presorted lists are in order in the node's rows (its
+    /// parent partitioned them).
+    lists_valid: bool,
 }
+
+/// Nodes of at most this many rows do not partition the presorted lists:
+/// their descendants sort a sorted feature's rows by rank when it is drawn
+/// (most such nodes never draw it).
+const PARTITION_LISTS_ABOVE: usize = 256;
 
 /// Grows a tree on the rows of `data` with positive weight.
 ///
@@ -53,6 +61,7 @@ pub(crate) fn grow(
         n_constants: 0,
         parent: usize::MAX,
         is_left: false,
+        lists_valid: true,
     }];
     // Bitsets of the features known to be constant in each pending node
     // (native draws), `cw` words per node in stack order: the node at
@@ -96,6 +105,7 @@ pub(crate) fn grow(
         if is_leaf {
             continue;
         }
+        ws.lists_valid = node.lists_valid;
         let (found, n_constants) = match draws {
             Draws::Native(rng) => {
                 let found = ws.best_split(
@@ -129,7 +139,10 @@ pub(crate) fn grow(
             continue;
         }
         tree.set_split(id, best.feature, best.threshold);
-        ws.partition_lists(node.start, node.end, best.feature);
+        let lists_valid = node.lists_valid && m_node > PARTITION_LISTS_ABOVE;
+        if lists_valid {
+            ws.partition_lists(node.start, node.end, best.feature);
+        }
         let mid = node.start + n_left;
         // The children take stack positions `at / cw` and the next one.
         if known.len() < at + 2 * cw {
@@ -145,6 +158,7 @@ pub(crate) fn grow(
             n_constants,
             parent: id,
             is_left: false,
+            lists_valid,
         });
         stack.push(Pending {
             start: node.start,
@@ -154,6 +168,7 @@ pub(crate) fn grow(
             n_constants,
             parent: id,
             is_left: true,
+            lists_valid,
         });
     }
     *scratch = ws.into_scratch();

@@ -45,6 +45,9 @@ pub(crate) struct Prepared {
     /// All rows with their values, ordered by increasing value, per sorted
     /// slot.
     pub orders: Vec<Vec<crate::splitter::Entry>>,
+    /// Per sorted slot, each row's position in `orders` (nodes whose
+    /// presorted lists were not kept sort their rows by it).
+    pub ranks: Vec<Vec<u32>>,
     /// Per binned slot, the code of every row.
     pub codes: Vec<Vec<u8>>,
     /// Per binned slot, the value of every code (increasing).
@@ -168,12 +171,23 @@ impl Prepared {
             }
         }
 
+        let ranks = orders
+            .par_iter()
+            .map(|order: &Vec<crate::splitter::Entry>| {
+                let mut rank = vec![0u32; n];
+                for (i, &(_, r)) in order.iter().enumerate() {
+                    rank[r as usize] = i as u32;
+                }
+                rank
+            })
+            .collect();
         Ok(Prepared {
             n,
             p,
             cols,
             class,
             orders,
+            ranks,
             codes,
             code_values,
             n_binary: binary.len(),
