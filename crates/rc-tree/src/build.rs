@@ -25,9 +25,10 @@ struct Pending {
 }
 
 /// Nodes of at most this many rows do not partition the presorted lists:
-/// their descendants sort a sorted feature's rows by rank when it is drawn
-/// (most such nodes never draw it).
-const PARTITION_LISTS_ABOVE: usize = 256;
+/// their descendants sort a sorted feature's rows by rank when it is drawn.
+/// On adult (callgrind, 20 trees) fewer instructions the higher it is up
+/// to 8,192 rows (256: −2.7 % in tree growth, 4,096: −5 %).
+const PARTITION_LISTS_ABOVE: usize = 4096;
 
 /// Grows a tree on the rows of `data` with positive weight.
 ///
