@@ -1,8 +1,10 @@
 //! Best-split search of one node.
 //!
 //! Many-valued features keep their rows in presorted lists (sorted once per
-//! fit, stably partitioned at every split), so a candidate feature is
-//! scanned in `O(rows in node)` without sorting. Two-valued features (e.g.
+//! fit, stably partitioned at every split of a large node), so a candidate
+//! feature is scanned in `O(rows in node)` without sorting; below the nodes
+//! that partition them (see `build.rs`), a drawn many-valued feature's rows
+//! are sorted by rank into the same order. Two-valued features (e.g.
 //! one-hot indicators) are evaluated from per-node counts of the drawn
 //! ones, gathered in one pass over the node's rows' bitmasks. Split choices follow scikit-learn's
 //! `BestSplitter`: candidate thresholds between consecutive distinct values
