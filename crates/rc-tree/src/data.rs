@@ -2,6 +2,7 @@
 //! columns, presorted row orders of the many-valued features, byte codes of
 //! the few-valued ones, and row bitmasks of the two-valued (one-hot) ones.
 
+use rayon::prelude::*;
 use rulecover_core::{Dataset, FeatureKind, Target};
 
 use crate::criterion::FEATURE_THRESHOLD;
@@ -44,6 +45,9 @@ pub(crate) struct Prepared {
     /// All rows with their values, ordered by increasing value, per sorted
     /// slot.
     pub orders: Vec<Vec<crate::splitter::Entry>>,
+    /// Per sorted slot, each row's position in `orders` (nodes whose
+    /// presorted lists were not kept sort their rows by it).
+    pub ranks: Vec<Vec<u32>>,
     /// Per binned slot, the code of every row.
     pub codes: Vec<Vec<u8>>,
     /// Per binned slot, the value of every code (increasing).
@@ -110,73 +114,46 @@ impl Prepared {
         check_numeric_features(data)?;
         let n = data.n_rows();
         let p = data.n_features();
+        // Each column is prepared on its own (in parallel: sorting and
+        // coding the many-valued ones is most of the work); slots are then
+        // numbered in column order, and the first failing column reports.
+        let prepared: Vec<Result<(Vec<f32>, Column)>> = (0..p)
+            .into_par_iter()
+            .map(|j| prepare_column(&data.column(j), &data.features()[j].name))
+            .collect();
         let mut cols = Vec::with_capacity(p);
         let mut class = Vec::with_capacity(p);
         let mut orders = Vec::new();
         let mut codes = Vec::new();
         let mut code_values = Vec::new();
         let mut binary = Vec::new(); // (feature, marked value)
-        for (j, feat) in data.features().iter().enumerate() {
-            let col = data.column(j);
-            // Vectorisable passes: cast, check, then count distinct values
-            // (-0.0 and 0.0 count as one value).
-            let out: Vec<f32> = col.iter().map(|&v| v as f32).collect();
-            if !out.iter().all(|v| v.is_finite()) {
-                let (row, &v) = col
-                    .iter()
-                    .enumerate()
-                    .find(|(_, v)| !(**v as f32).is_finite())
-                    .unwrap_or((0, &f64::NAN));
-                return Err(if v.is_nan() {
-                    Error::MissingValue {
-                        feature: feat.name.clone(),
-                        row,
-                    }
-                } else {
-                    Error::ValueOutOfRange {
-                        feature: feat.name.clone(),
-                        row,
-                        value: v,
-                    }
-                });
-            }
-            let first = out[0];
-            let second = out.iter().copied().find(|&v| v != first);
-            let many = match second {
-                Some(s) => !out.iter().all(|&v| v == first || v == s),
-                None => false,
-            };
-            match (second, many) {
-                (None, _) => class.push(FeatureClass::Constant),
-                (Some(_), true) => match bin_codes(&out) {
-                    Some((c, values)) => {
-                        class.push(FeatureClass::Binned { slot: codes.len() });
-                        codes.push(c);
-                        code_values.push(values);
-                    }
-                    None => {
-                        class.push(FeatureClass::Sorted { slot: orders.len() });
-                        let order = sort_order(&out);
-                        orders.push(order.iter().map(|&i| (out[i as usize], i)).collect());
-                    }
-                },
-                (Some(s), false) => {
-                    let (lo, hi) = if first < s { (first, s) } else { (s, first) };
-                    if (hi as f64) <= (lo as f64) + FEATURE_THRESHOLD {
-                        class.push(FeatureClass::Constant);
-                    } else {
-                        let n_hi = out.iter().filter(|&&v| v == hi).count();
-                        let bit_is_hi = 2 * n_hi <= n;
-                        class.push(FeatureClass::Binary {
-                            slot: binary.len(),
-                            lo,
-                            hi,
-                            bit_is_hi,
-                        });
-                        binary.push((j, if bit_is_hi { hi } else { lo }));
+        for (j, col) in prepared.into_iter().enumerate() {
+            let (out, kind) = col?;
+            class.push(match kind {
+                Column::Constant => FeatureClass::Constant,
+                Column::Binned(c, values) => {
+                    codes.push(c);
+                    code_values.push(values);
+                    FeatureClass::Binned {
+                        slot: codes.len() - 1,
                     }
                 }
-            }
+                Column::Sorted(order) => {
+                    orders.push(order);
+                    FeatureClass::Sorted {
+                        slot: orders.len() - 1,
+                    }
+                }
+                Column::Binary { lo, hi, bit_is_hi } => {
+                    binary.push((j, if bit_is_hi { hi } else { lo }));
+                    FeatureClass::Binary {
+                        slot: binary.len() - 1,
+                        lo,
+                        hi,
+                        bit_is_hi,
+                    }
+                }
+            });
             cols.push(out);
         }
 
@@ -194,12 +171,23 @@ impl Prepared {
             }
         }
 
+        let ranks = orders
+            .par_iter()
+            .map(|order: &Vec<crate::splitter::Entry>| {
+                let mut rank = vec![0u32; n];
+                for (i, &(_, r)) in order.iter().enumerate() {
+                    rank[r as usize] = i as u32;
+                }
+                rank
+            })
+            .collect();
         Ok(Prepared {
             n,
             p,
             cols,
             class,
             orders,
+            ranks,
             codes,
             code_values,
             n_binary: binary.len(),
@@ -209,6 +197,71 @@ impl Prepared {
             nw,
         })
     }
+}
+
+/// One column as [`Prepared::new`] classifies it, before slots are numbered.
+enum Column {
+    Constant,
+    Binned(Vec<u8>, Vec<f32>),
+    Sorted(Vec<(f32, u32)>),
+    Binary { lo: f32, hi: f32, bit_is_hi: bool },
+}
+
+/// Casts one column to `f32`, checks its values and classifies it.
+fn prepare_column(col: &[f64], name: &str) -> Result<(Vec<f32>, Column)> {
+    let n = col.len();
+    // Vectorisable passes: cast, check, then count distinct values
+    // (-0.0 and 0.0 count as one value).
+    let out: Vec<f32> = col.iter().map(|&v| v as f32).collect();
+    if !out.iter().all(|v| v.is_finite()) {
+        let (row, &v) = col
+            .iter()
+            .enumerate()
+            .find(|(_, v)| !(**v as f32).is_finite())
+            .unwrap_or((0, &f64::NAN));
+        return Err(if v.is_nan() {
+            Error::MissingValue {
+                feature: name.to_string(),
+                row,
+            }
+        } else {
+            Error::ValueOutOfRange {
+                feature: name.to_string(),
+                row,
+                value: v,
+            }
+        });
+    }
+    let first = out[0];
+    let second = out.iter().copied().find(|&v| v != first);
+    let many = match second {
+        Some(s) => !out.iter().all(|&v| v == first || v == s),
+        None => false,
+    };
+    let kind = match (second, many) {
+        (None, _) => Column::Constant,
+        (Some(_), true) => match bin_codes(&out) {
+            Some((c, values)) => Column::Binned(c, values),
+            None => {
+                let order = sort_order(&out);
+                Column::Sorted(order.iter().map(|&i| (out[i as usize], i)).collect())
+            }
+        },
+        (Some(s), false) => {
+            let (lo, hi) = if first < s { (first, s) } else { (s, first) };
+            if (hi as f64) <= (lo as f64) + FEATURE_THRESHOLD {
+                Column::Constant
+            } else {
+                let n_hi = out.iter().filter(|&&v| v == hi).count();
+                Column::Binary {
+                    lo,
+                    hi,
+                    bit_is_hi: 2 * n_hi <= n,
+                }
+            }
+        }
+    };
+    Ok((out, kind))
 }
 
 /// Codes `0..k` of the values of a column (in increasing value order) and

@@ -2,6 +2,8 @@
 //! per index grown in parallel with rayon and collected in order, so the
 //! forest is identical for any number of threads.
 
+use std::sync::Mutex;
+
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -71,9 +73,27 @@ impl RandomForestParams {
         } else {
             Vec::new()
         };
+        // One job per tree, so a thread that runs out of trees steals a
+        // single tree rather than waiting on a run of them queued behind the
+        // other thread (rayon's default splitting leaves runs of about
+        // n / (2 · threads) trees that cannot be stolen once started); the
+        // buffers stay per thread, in a slot per pool thread (reused
+        // capacity only: a tree does not depend on which buffers it gets).
+        let pool: Vec<Mutex<Scratch>> = (0..rayon::current_num_threads().max(1))
+            .map(|_| Mutex::default())
+            .collect();
         let (trees, coverage): (Vec<Tree>, Vec<Vec<u32>>) = (0..self.n_estimators)
             .into_par_iter()
-            .map_init(Scratch::default, |scratch, t| {
+            .with_max_len(1)
+            .map(|t| {
+                let slot = rayon::current_thread_index().unwrap_or(0) % pool.len();
+                // A busy slot (a job nested on the same thread) gets its own.
+                let mut own = None;
+                let mut guard = pool[slot].try_lock().ok();
+                let scratch = match guard.as_deref_mut() {
+                    Some(s) => s,
+                    None => own.insert(Scratch::default()),
+                };
                 let (counts, mut draws) = if sklearn {
                     let seed = sk_seeds[t];
                     let counts = self.bootstrap.then(|| bootstrap_counts(seed, n, draws));

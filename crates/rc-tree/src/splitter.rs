@@ -1,8 +1,10 @@
 //! Best-split search of one node.
 //!
 //! Many-valued features keep their rows in presorted lists (sorted once per
-//! fit, stably partitioned at every split), so a candidate feature is
-//! scanned in `O(rows in node)` without sorting. Two-valued features (e.g.
+//! fit, stably partitioned at every split of a large node), so a candidate
+//! feature is scanned in `O(rows in node)` without sorting; below the nodes
+//! that partition them (see `build.rs`), a drawn many-valued feature's rows
+//! are sorted by rank into the same order. Two-valued features (e.g.
 //! one-hot indicators) are evaluated from per-node counts of the drawn
 //! ones, gathered in one pass over the node's rows' bitmasks. Split choices follow scikit-learn's
 //! `BestSplitter`: candidate thresholds between consecutive distinct values
@@ -157,8 +159,14 @@ pub(crate) struct Workspace<'a> {
     pub m: usize,
     /// The rows of every node, contiguous per node (any order).
     pub samples: Vec<u32>,
-    /// Per sorted slot, the rows ordered by value within every node.
+    /// Per sorted slot, the rows ordered by value within every node whose
+    /// lists are kept (see [`Workspace::lists_valid`]).
     lists: Vec<Entry>,
+    /// Whether the current node's segments of `lists` are in value order.
+    /// When not (the builder stops partitioning the lists below a node
+    /// size), a sorted feature drawn at the node has its segment sorted
+    /// from the rows' ranks: the same order, so the same splits.
+    pub lists_valid: bool,
     tmp: Vec<u32>,
     tmp_entries: Vec<Entry>,
     /// Per row `[w · [y = 0], w · [y = 1]]` (two classes) or `[w, w · y]`
@@ -324,6 +332,7 @@ impl<'a> Workspace<'a> {
             m,
             samples,
             lists,
+            lists_valid: true,
             tmp: refill(scratch.tmp, m, 0),
             tmp_entries: refill(scratch.tmp_entries, m, (0.0, 0)),
             pair,
@@ -686,6 +695,9 @@ impl<'a> Workspace<'a> {
             }
             FeatureClass::Binned { slot } => self.eval_binned(f, slot, start, end, tot, mwl, best),
             FeatureClass::Sorted { slot } => {
+                if !self.lists_valid {
+                    self.sort_segment(slot, start, end);
+                }
                 let base = slot * self.m;
                 let seg = &self.lists[base + start..base + end];
                 let first = seg[0].0 as f64;
@@ -1140,6 +1152,26 @@ impl<'a> Workspace<'a> {
     /// Stably partitions every presorted row list of the node by the marks
     /// of the last [`Workspace::mark`] (which partitioned the node's rows);
     /// the list of the split feature is already partitioned.
+    /// Writes the node's segment of sorted slot `slot`'s list afresh: its
+    /// rows ordered by rank, which is the order the presorted list keeps
+    /// (value, then row).
+    fn sort_segment(&mut self, slot: usize, start: usize, end: usize) {
+        let ranks = &self.data.ranks[slot];
+        let keys = &mut self.tmp[start..end];
+        for (k, &r) in keys.iter_mut().zip(&self.samples[start..end]) {
+            *k = ranks[r as usize];
+        }
+        keys.sort_unstable();
+        let order = &self.data.orders[slot];
+        let base = slot * self.m;
+        for (e, &k) in self.lists[base + start..base + end]
+            .iter_mut()
+            .zip(keys.iter())
+        {
+            *e = order[k as usize];
+        }
+    }
+
     pub fn partition_lists(&mut self, start: usize, end: usize, feature: usize) {
         let skip = match self.data.class[feature] {
             FeatureClass::Sorted { slot } => Some(slot),
