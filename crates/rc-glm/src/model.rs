@@ -242,7 +242,8 @@ impl GlrmModel {
         self.unseen_missing = policy;
     }
 
-    /// Number of rule terms.
+    /// Number of rule terms (linear terms not included: paper 002 counts
+    /// them apart, and [`GlrmModel::n_linear_terms`] gives them).
     pub fn n_rule_terms(&self) -> usize {
         self.terms
             .iter()
@@ -417,6 +418,9 @@ impl Predict for GlrmModel {
 }
 
 impl RuleModel for GlrmModel {
+    /// The rule terms only ([`GlrmModel::n_rule_terms`]); the linear
+    /// terms, which [`RuleModel::rule_set`] also lists, are
+    /// [`GlrmModel::n_linear_terms`].
     fn n_rules(&self) -> usize {
         self.n_rule_terms()
     }
