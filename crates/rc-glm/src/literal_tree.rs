@@ -80,6 +80,53 @@ struct Pending {
     is_left: bool,
 }
 
+/// Per bit of `words` 64-bit words, how many of the vectors added have it
+/// set, bit-sliced: plane `b` holds bit `b` of every count, and adding a
+/// vector is a ripple-carry increment of the planes, one word of 64
+/// counters at a time (the carry dies out after two planes on average).
+#[derive(Debug, Default)]
+struct BitCounts {
+    words: usize,
+    /// `planes[b * words + q]`: bit `b` of the counts of word `q`.
+    planes: Vec<u64>,
+}
+
+impl BitCounts {
+    /// All counts 0, for `words` words and counts up to `max`.
+    fn reset(&mut self, words: usize, max: usize) {
+        let levels = (usize::BITS - max.leading_zeros()).max(1) as usize;
+        self.words = words;
+        self.planes.clear();
+        self.planes.resize(levels * words, 0);
+    }
+
+    /// Adds one vector (its `words` words).
+    #[inline]
+    fn add(&mut self, vector: impl Iterator<Item = u64>) {
+        let words = self.words;
+        for (q, mut carry) in vector.enumerate() {
+            let mut at = q;
+            while carry != 0 {
+                let plane = &mut self.planes[at];
+                let next = *plane & carry;
+                *plane ^= carry;
+                carry = next;
+                at += words;
+            }
+        }
+    }
+
+    /// The count of bit `f`.
+    fn get(&self, f: usize) -> u32 {
+        let (q, bit) = (f >> 6, f & 63);
+        self.planes
+            .chunks_exact(self.words)
+            .enumerate()
+            .map(|(b, plane)| (((plane[q] >> bit) & 1) as u32) << b)
+            .sum()
+    }
+}
+
 /// Grows trees on the rows of a fixed set of literals, reusing its
 /// buffers from tree to tree.
 #[derive(Debug)]
@@ -90,13 +137,6 @@ pub(crate) struct LiteralTreeGrower {
     mw: usize,
     /// Row-major literal bits of every training row (`mw` words a row).
     row_words: Vec<u64>,
-    /// Column-major: the training rows of each literal (`nw` words a
-    /// literal), to count a literal's ones on a subsample by popcount.
-    col_words: Vec<u64>,
-    /// Words per literal of `col_words`.
-    nw: usize,
-    /// The subsample's training rows as a bitset (`nw` words).
-    inbag_words: Vec<u64>,
     // Per-tree buffers.
     ones: Vec<u32>,
     /// Features whose rarer value on the subsample is 0 (bit set).
@@ -110,6 +150,8 @@ pub(crate) struct LiteralTreeGrower {
     /// `w·y` of every position.
     wy: Vec<f64>,
     cnt: Vec<u32>,
+    /// Bit-sliced counts of literals over the subsample's rows.
+    counts: BitCounts,
     sum_w: Vec<f64>,
     sum_wy: Vec<f64>,
 }
@@ -127,19 +169,10 @@ impl LiteralTreeGrower {
                 row_words[i * mw + q] |= bit;
             }
         }
-        let nw = n.div_ceil(64);
-        let mut col_words = vec![0u64; p * nw];
-        for (f, bits) in literals.iter().enumerate() {
-            col_words[f * nw..f * nw + bits.words().len().min(nw)]
-                .copy_from_slice(&bits.words()[..bits.words().len().min(nw)]);
-        }
         LiteralTreeGrower {
             p,
             mw,
             row_words,
-            col_words,
-            nw,
-            inbag_words: Vec::new(),
             ones: Vec::new(),
             flip: Vec::new(),
             varying: Vec::new(),
@@ -147,6 +180,7 @@ impl LiteralTreeGrower {
             idx: Vec::new(),
             wy: Vec::new(),
             cnt: Vec::new(),
+            counts: BitCounts::default(),
             sum_w: Vec::new(),
             sum_wy: Vec::new(),
         }
@@ -250,24 +284,15 @@ impl LiteralTreeGrower {
     /// varying literals holding it.
     fn prepare(&mut self, inbag: &[usize], y: &[f64], w: &[f64]) {
         let (p, mw, m) = (self.p, self.mw, inbag.len());
-        self.inbag_words.clear();
-        self.inbag_words.resize(self.nw, 0);
+        // Each literal's ones on the subsample: the subsample's rows added
+        // up bit-sliced, a row's words at a time.
+        self.counts.reset(mw, m);
         for &i in inbag {
-            self.inbag_words[i >> 6] |= 1u64 << (i & 63);
+            self.counts
+                .add(self.row_words[i * mw..(i + 1) * mw].iter().copied());
         }
         self.ones.clear();
-        if self.nw > 0 {
-            let inbag_words = &self.inbag_words;
-            self.ones
-                .extend(self.col_words.chunks_exact(self.nw).map(|col| {
-                    col.iter()
-                        .zip(inbag_words)
-                        .map(|(a, b)| (a & b).count_ones())
-                        .sum::<u32>()
-                }));
-        } else {
-            self.ones.resize(p, 0);
-        }
+        self.ones.extend((0..p).map(|f| self.counts.get(f)));
         self.flip.clear();
         self.flip.resize(mw, 0);
         self.varying.clear();
@@ -285,19 +310,21 @@ impl LiteralTreeGrower {
                 self.flip[f >> 6] |= bit;
             }
         }
-        self.ptr.clear();
-        self.idx.clear();
-        self.ptr.push(0);
+        let (ptr, idx) = (&mut self.ptr, &mut self.idx);
+        let (flip, varying) = (&self.flip[..mw], &self.varying[..mw]);
+        ptr.clear();
+        idx.clear();
+        ptr.push(0);
         for &i in inbag {
             let row = &self.row_words[i * mw..(i + 1) * mw];
-            for (q, &word) in row.iter().enumerate() {
-                let mut word = (word ^ self.flip[q]) & self.varying[q];
+            for (q, ((&word, &f), &v)) in row.iter().zip(flip).zip(varying).enumerate() {
+                let mut word = (word ^ f) & v;
                 while word != 0 {
-                    self.idx.push((q * 64) as u32 + word.trailing_zeros());
+                    idx.push((q * 64) as u32 + word.trailing_zeros());
                     word &= word - 1;
                 }
             }
-            self.ptr.push(self.idx.len() as u32);
+            ptr.push(idx.len() as u32);
         }
         self.wy.clear();
         self.wy.extend(w.iter().zip(y).map(|(&w, &y)| w * y));
@@ -328,27 +355,30 @@ impl LiteralTreeGrower {
         self.cnt.resize(p, 0);
         self.sum_wy.clear();
         self.sum_wy.resize(p, 0.0);
+        let (idx, ptr, wy) = (&self.idx, &self.ptr, &self.wy);
+        let (cnt, sum_wy) = (&mut self.cnt[..p], &mut self.sum_wy[..p]);
         if w.is_none() {
             for k in rows.iter() {
-                let wy = self.wy[k];
-                for &f in &self.idx[self.ptr[k] as usize..self.ptr[k + 1] as usize] {
+                let wy = wy[k];
+                for &f in &idx[ptr[k] as usize..ptr[k + 1] as usize] {
                     let f = f as usize;
-                    self.cnt[f] += 1;
-                    self.sum_wy[f] += wy;
+                    cnt[f] += 1;
+                    sum_wy[f] += wy;
                 }
             }
         } else {
             self.sum_w.clear();
             self.sum_w.resize(p, 0.0);
+            let sum_w = &mut self.sum_w[..p];
             let w = w.unwrap_or(&[]);
             for k in rows.iter() {
-                let wy = self.wy[k];
+                let wy = wy[k];
                 let wk = w[k];
-                for &f in &self.idx[self.ptr[k] as usize..self.ptr[k + 1] as usize] {
+                for &f in &idx[ptr[k] as usize..ptr[k + 1] as usize] {
                     let f = f as usize;
-                    self.cnt[f] += 1;
-                    self.sum_w[f] += wk;
-                    self.sum_wy[f] += wy;
+                    cnt[f] += 1;
+                    sum_w[f] += wk;
+                    sum_wy[f] += wy;
                 }
             }
         }
