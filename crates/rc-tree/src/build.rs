@@ -143,7 +143,8 @@ pub(crate) fn grow(
         let Some(best) = found else {
             continue;
         };
-        let (n_left, left, right) = ws.mark(node.start, node.end, &best);
+        let lists_valid = node.lists_valid && m_node > partition_above;
+        let (n_left, left, right) = ws.mark(node.start, node.end, &best, &tot, lists_valid);
         if n_left == 0 || n_left == m_node {
             continue;
         }
@@ -152,7 +153,6 @@ pub(crate) fn grow(
             continue;
         }
         tree.set_split(id, best.feature, best.threshold);
-        let lists_valid = node.lists_valid && m_node > partition_above;
         if lists_valid {
             ws.partition_lists(node.start, node.end, best.feature);
         }

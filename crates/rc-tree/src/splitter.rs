@@ -122,6 +122,10 @@ pub(crate) struct Best {
     pub n_left: usize,
     /// For a binned feature: the largest code going left.
     pub code: usize,
+    /// The first two statistics of the rows going left (two classes: the
+    /// class weights), as the scan summed them; what
+    /// [`Workspace::mark`] uses when sums are exact.
+    pub left: [f64; 2],
     pub found: bool,
 }
 
@@ -133,20 +137,38 @@ impl Best {
             threshold: 0.0,
             n_left: 0,
             code: 0,
+            left: [0.0; 2],
             found: false,
         }
     }
 
     #[inline]
-    fn offer(&mut self, proxy: f64, feature: usize, lo: f32, hi: f32, n_left: usize) {
+    fn offer(
+        &mut self,
+        proxy: f64,
+        feature: usize,
+        (lo, hi): (f32, f32),
+        n_left: usize,
+        left: [f64; 2],
+    ) {
         if proxy > self.proxy {
             self.proxy = proxy;
             self.feature = feature;
             self.threshold = midpoint(lo, hi);
             self.n_left = n_left;
+            self.left = left;
             self.found = true;
         }
     }
+}
+
+/// The first two values of `v` (zeros for missing ones).
+#[inline]
+fn first_two(v: &[f64]) -> [f64; 2] {
+    [
+        v.first().copied().unwrap_or(0.0),
+        v.get(1).copied().unwrap_or(0.0),
+    ]
 }
 
 /// Buffers of one tree build, reused by every node.
@@ -188,6 +210,10 @@ pub(crate) struct Workspace<'a> {
     /// Or and and of the row bitmasks of a node ([`Workspace::span_bits`]).
     span_any: Vec<u64>,
     span_all: Vec<u64>,
+    /// The bitmasks and statistics of a small node's rows
+    /// ([`Workspace::draw_small`]; [`SMALL_NODE`] entries).
+    small_bits: Vec<u128>,
+    small_stats: Vec<[f64; 2]>,
     /// Binned features: full histogram, and compact statistics of the
     /// codes present in the node.
     hist: Vec<f64>,
@@ -202,6 +228,12 @@ pub(crate) struct Workspace<'a> {
     left: Vec<f64>,
     /// Width of a binary feature's statistics (k, or 2 for regression).
     d: usize,
+    /// Two classes and whole-number weights totalling less than 2^53:
+    /// every partial sum of class weights is an exact integer, so any
+    /// order of summation gives the same floats, and a split's sides can
+    /// be taken from the scan that found it ([`Best::left`]) and the
+    /// node's totals instead of being summed again.
+    exact: bool,
     /// [`Scratch::rows`], kept for the next tree.
     spare_rows: Vec<u32>,
 }
@@ -226,6 +258,8 @@ pub(crate) struct Scratch {
     drawn: Vec<usize>,
     span_any: Vec<u64>,
     span_all: Vec<u64>,
+    small_bits: Vec<u128>,
+    small_stats: Vec<[f64; 2]>,
     hist: Vec<f64>,
     hist_n: Vec<u32>,
     present: Vec<u16>,
@@ -270,9 +304,32 @@ impl RowStats<'_> {
 /// times the node's rows.
 const COLUMN_SCAN_RATIO: usize = 4;
 
+/// Nodes of at most this many rows draw and scan their features through
+/// [`Workspace::draw_small`].
+const SMALL_NODE: usize = 32;
+
 /// Spare slots after the binary slots' statistics, where
 /// [`Workspace::count_binary`] adds rows without a counted slot.
 const SPARE_SLOTS: usize = 8;
+
+/// Largest total weight for which [`Workspace::exact`] holds: every
+/// integer up to it is a float, so sums of whole numbers below it are
+/// exact.
+const EXACT_TOTAL: f64 = 9_007_199_254_740_992.0; // 2^53
+
+/// Whether every weight is a whole number and their sum (in any order)
+/// is exact: the float sum of non-negative whole numbers stays exact
+/// while it is below 2^53 and, summing on, cannot fall back below it once
+/// it is not.
+fn exact_sums(weights: &[f64]) -> bool {
+    let mut total = 0.0;
+    let mut whole = true;
+    for &w in weights {
+        whole &= w.fract() == 0.0;
+        total += w;
+    }
+    whole && total < EXACT_TOTAL
+}
 
 /// `v` cleared and filled with `len` copies of `x`, keeping its capacity.
 fn refill<T: Clone>(mut v: Vec<T>, len: usize, x: T) -> Vec<T> {
@@ -324,6 +381,7 @@ impl<'a> Workspace<'a> {
         let mut features = scratch.features;
         features.clear();
         features.extend(0..data.p);
+        let exact = matches!(target, TargetRef::Classes { k: 2, .. }) && exact_sums(weights);
         Workspace {
             data,
             target,
@@ -346,6 +404,8 @@ impl<'a> Workspace<'a> {
             drawn: scratch.drawn,
             span_any: refill(scratch.span_any, data.mw, 0),
             span_all: refill(scratch.span_all, data.mw, 0),
+            small_bits: refill(scratch.small_bits, SMALL_NODE, 0),
+            small_stats: refill(scratch.small_stats, SMALL_NODE, [0.0; 2]),
             hist: refill(scratch.hist, MAX_CODES * d, 0.0),
             hist_n: refill(scratch.hist_n, MAX_CODES, 0),
             present: scratch.present,
@@ -356,6 +416,7 @@ impl<'a> Workspace<'a> {
             constant_features: vec![0; data.p],
             left: refill(scratch.left, d, 0.0),
             d,
+            exact,
             spare_rows: scratch.rows,
         }
     }
@@ -377,6 +438,8 @@ impl<'a> Workspace<'a> {
             drawn: self.drawn,
             span_any: self.span_any,
             span_all: self.span_all,
+            small_bits: self.small_bits,
+            small_stats: self.small_stats,
             hist: self.hist,
             hist_n: self.hist_n,
             present: self.present,
@@ -460,6 +523,8 @@ impl<'a> Workspace<'a> {
                     constants[f >> 6] |= 1 << (f & 63);
                 }
             }
+        } else if end - start <= SMALL_NODE && self.d == 2 && self.data.mw <= 2 {
+            self.draw_small(start, end, tot, min_weight_leaf, rng, constants, &mut best);
         } else {
             // The first `max_features` draws do not depend on what the
             // scans find, so they are drawn up front and the one-hot
@@ -531,6 +596,93 @@ impl<'a> Workspace<'a> {
             }
         }
         best.found.then_some(best)
+    }
+
+    /// The feature draws and scans of [`Workspace::best_split`] for a node
+    /// of at most [`SMALL_NODE`] rows (two statistics a row, at most two
+    /// bitmask words), where fixed costs per drawn feature dominate: the
+    /// node's rows' bitmasks and statistics are gathered once, a drawn
+    /// binary column constant in the node (the or / and of the bitmasks)
+    /// is recorded without a scan, and a varying one is counted from the
+    /// gathered rows (in row order, as [`Workspace::count_binary`] counts)
+    /// into the slot's cache for [`Workspace::eval_feature`]. Draws and
+    /// scans alternate: the same draws, in the same order, as drawing the
+    /// first `max_features` up front.
+    #[allow(clippy::too_many_arguments)]
+    fn draw_small(
+        &mut self,
+        start: usize,
+        end: usize,
+        tot: &Totals,
+        min_weight_leaf: f64,
+        rng: &mut Rng,
+        constants: &mut [u64],
+        best: &mut Best,
+    ) {
+        let known = |c: &[u64], f: usize| (c[f >> 6] >> (f & 63)) & 1 != 0;
+        let data = self.data;
+        let mw = data.mw;
+        let m_node = end - start;
+        // (Buffers of the workspace: arrays here would be zeroed per node.)
+        let bits = &mut self.small_bits[..m_node];
+        let stats = &mut self.small_stats[..m_node];
+        let (mut any, mut all) = (0u128, !0u128);
+        for ((&r, b), st) in self.samples[start..end]
+            .iter()
+            .zip(&mut *bits)
+            .zip(&mut *stats)
+        {
+            let r = r as usize;
+            let row = &data.row_bits[r * mw..(r + 1) * mw];
+            // (No words without binary features.)
+            let x = row.first().map_or(0, |&w| u128::from(w))
+                | row.get(1).map_or(0, |&w| u128::from(w) << 64);
+            *b = x;
+            any |= x;
+            all &= x;
+            *st = self.pair[r];
+        }
+        let varying = any & !all;
+        let mut g = rng.clone();
+        let mut pool = data.p;
+        let (mut visited, mut non_constant) = (0, 0);
+        while pool > 0 && (visited < self.cfg.max_features || non_constant == 0) {
+            let j = crate::draw::below(&mut g, pool);
+            pool -= 1;
+            self.features.swap(j, pool);
+            let f = self.features[pool];
+            visited += 1;
+            if known(constants, f) {
+                continue;
+            }
+            if let FeatureClass::Binary { slot, .. } = data.class[f] {
+                if (varying >> slot) & 1 == 0 {
+                    constants[f >> 6] |= 1 << (f & 63);
+                    continue;
+                }
+                let (mut n, mut s0, mut s1) = (0u32, 0.0f64, 0.0f64);
+                let rows = self.small_bits[..m_node]
+                    .iter()
+                    .zip(&self.small_stats[..m_node]);
+                for (&b, &[a, c]) in rows {
+                    if (b >> slot) & 1 != 0 {
+                        n += 1;
+                        s0 += a;
+                        s1 += c;
+                    }
+                }
+                self.bin_stamp[slot] = self.stamp;
+                self.bin_n[slot] = n;
+                self.bin_stats[2 * slot] = s0;
+                self.bin_stats[2 * slot + 1] = s1;
+            }
+            if self.eval_feature(f, start, end, tot, min_weight_leaf, best) {
+                non_constant += 1;
+            } else {
+                constants[f >> 6] |= 1 << (f & 63);
+            }
+        }
+        *rng = g;
     }
 
     /// Sets `span_any` / `span_all` to the or / and of the row bitmasks
@@ -674,7 +826,7 @@ impl<'a> Workspace<'a> {
                             return true;
                         }
                         let proxy = class_proxy(self.cfg.entropy, &self.left, &tot.stats, wl, wr);
-                        best.offer(proxy, f, lo, hi, n_left);
+                        best.offer(proxy, f, (lo, hi), n_left, first_two(&self.left));
                     }
                     TargetRef::Values(_) => {
                         let (bw, bs) = (bit[0], bit[1]);
@@ -688,7 +840,8 @@ impl<'a> Workspace<'a> {
                             return true;
                         }
                         let sr = tot.stats[0] - sl;
-                        best.offer(sl * sl / wl + sr * sr / wr, f, lo, hi, n_left);
+                        let proxy = sl * sl / wl + sr * sr / wr;
+                        best.offer(proxy, f, (lo, hi), n_left, [wl, sl]);
                     }
                 }
                 true
@@ -972,7 +1125,7 @@ impl<'a> Workspace<'a> {
                 if (b as f64) > (a as f64) + FEATURE_THRESHOLD && nl >= msl && len - nl >= msl {
                     if let Some(proxy) = self.proxy_of_left(tot, mwl) {
                         if proxy > best.proxy {
-                            best.offer(proxy, f, a, b, nl);
+                            best.offer(proxy, f, (a, b), nl, first_two(&self.left));
                             best.code = pc;
                         }
                     }
@@ -1021,41 +1174,113 @@ impl<'a> Workspace<'a> {
     /// Marks which rows of the node go left under `best`, moves them to
     /// the front of the node's rows (stably), and returns their number and
     /// the weighted totals of both sides (summed afresh, in order of the
-    /// rows' lists).
-    pub fn mark(&mut self, start: usize, end: usize, best: &Best) -> (usize, Totals, Totals) {
+    /// rows' lists, unless sums are exact: then the left side is the one
+    /// the scan found and the right side the rest of `tot`). The marks
+    /// (`goes_left`) of the node's rows are left set where `keep_marks`
+    /// (the presorted lists are partitioned next) or the split feature is
+    /// a sorted one.
+    pub fn mark(
+        &mut self,
+        start: usize,
+        end: usize,
+        best: &Best,
+        tot: &Totals,
+        keep_marks: bool,
+    ) -> (usize, Totals, Totals) {
         let data = self.data;
-        let (n_left, left, right) = match data.class[best.feature] {
-            FeatureClass::Sorted { slot } => {
-                // The split is a prefix of the feature's sorted rows.
-                let base = slot * self.m;
-                let seg = &self.lists[base + start..base + end];
-                for (i, &(_, r)) in seg.iter().enumerate() {
-                    self.goes_left[r as usize] = i < best.n_left;
+        if let FeatureClass::Sorted { slot } = data.class[best.feature] {
+            // The split is a prefix of the feature's sorted rows.
+            let base = slot * self.m;
+            let seg = &self.lists[base + start..base + end];
+            for (i, &(_, r)) in seg.iter().enumerate() {
+                self.goes_left[r as usize] = i < best.n_left;
+            }
+        }
+        // Applies `$then` to the side function of the split feature.
+        macro_rules! by_side {
+            ($then:expr) => {
+                match data.class[best.feature] {
+                    FeatureClass::Sorted { .. } => $then(|marks: &[bool], r: usize| marks[r]),
+                    FeatureClass::Binary {
+                        slot, bit_is_hi, ..
+                    } => {
+                        let col = data.col_bits_of(slot);
+                        $then(|_: &[bool], r: usize| {
+                            ((col[r >> 6] >> (r & 63)) & 1 != 0) != bit_is_hi
+                        })
+                    }
+                    FeatureClass::Binned { slot } => {
+                        let (codes, code) = (&data.codes[slot], best.code);
+                        $then(|_: &[bool], r: usize| (codes[r] as usize) <= code)
+                    }
+                    FeatureClass::Constant => {
+                        let (x, t) = (&data.cols[best.feature], best.threshold);
+                        $then(|_: &[bool], r: usize| (x[r] as f64) <= t)
+                    }
                 }
-                self.mark_sides(start, end, |marks, r| marks[r])
-            }
-            FeatureClass::Binary {
-                slot, bit_is_hi, ..
-            } => {
-                let col = data.col_bits_of(slot);
-                self.mark_sides(start, end, |_, r| {
-                    ((col[r >> 6] >> (r & 63)) & 1 != 0) != bit_is_hi
-                })
-            }
-            FeatureClass::Binned { slot } => {
-                let (codes, code) = (&data.codes[slot], best.code);
-                self.mark_sides(start, end, |_, r| (codes[r] as usize) <= code)
-            }
-            FeatureClass::Constant => {
-                let (x, t) = (&data.cols[best.feature], best.threshold);
-                self.mark_sides(start, end, |_, r| (x[r] as f64) <= t)
-            }
+            };
+        }
+        // (Sorted: the marks are set already.)
+        let write_marks =
+            keep_marks && !matches!(data.class[best.feature], FeatureClass::Sorted { .. });
+        let (n_left, left, right) = if self.exact {
+            let n_left = if write_marks {
+                by_side!(|side| self.partition_rows::<true>(start, end, side))
+            } else {
+                by_side!(|side| self.partition_rows::<false>(start, end, side))
+            };
+            let [l0, l1] = best.left;
+            let (r0, r1) = (tot.stats[0] - l0, tot.stats[1] - l1);
+            (
+                n_left,
+                Totals {
+                    w: l0 + l1,
+                    stats: Stats::from_slice(&[l0, l1]),
+                    sq: 0.0,
+                },
+                Totals {
+                    w: r0 + r1,
+                    stats: Stats::from_slice(&[r0, r1]),
+                    sq: 0.0,
+                },
+            )
+        } else {
+            by_side!(|side| self.mark_sides(start, end, side))
         };
-        debug_assert!(self.samples[start..end].iter().all(|&r| {
+        debug_assert!(self.samples[start..end].iter().enumerate().all(|(i, &r)| {
             let r = r as usize;
-            self.goes_left[r] == ((data.cols[best.feature][r] as f64) <= best.threshold)
+            (i < n_left) == ((data.cols[best.feature][r] as f64) <= best.threshold)
         }));
         (n_left, left, right)
+    }
+
+    /// Stably moves the rows of the node `samples[start..end]` with
+    /// `goes_left(marks, row)` to its front and returns their number;
+    /// with `MARKS`, records each row's side in the marks (`goes_left`).
+    fn partition_rows<const MARKS: bool>(
+        &mut self,
+        start: usize,
+        end: usize,
+        goes_left: impl Fn(&[bool], usize) -> bool,
+    ) -> usize {
+        let seg = &mut self.samples[start..end];
+        let tmp = &mut self.tmp[..seg.len()];
+        let marks = &mut self.goes_left;
+        let (mut n_left, mut n_right) = (0, 0);
+        for i in 0..seg.len() {
+            let row = seg[i];
+            let r = row as usize;
+            let left = goes_left(marks, r);
+            if MARKS {
+                marks[r] = left;
+            }
+            seg[n_left] = row;
+            tmp[n_right] = row;
+            n_left += usize::from(left);
+            n_right += usize::from(!left);
+        }
+        seg[n_left..].copy_from_slice(&tmp[..n_right]);
+        n_left
     }
 
     /// Records `goes_left(marks, row)` of every row of the node in the
@@ -1423,7 +1648,7 @@ fn scan_gini2(
         }
         let proxy = -wr * (1.0 - sqr / (wr * wr)) - wl * (1.0 - sql / (wl * wl));
         if proxy > best.proxy {
-            best.offer(proxy, f, cur, xn, nl);
+            best.offer(proxy, f, (cur, xn), nl, [l0, l1]);
             floor = best.proxy + tot.w - margin;
         }
     }
@@ -1468,7 +1693,7 @@ fn scan_class(
             continue;
         }
         let proxy = class_proxy(entropy, left, &tot.stats, wl, wr);
-        best.offer(proxy, f, cur, xn, nl);
+        best.offer(proxy, f, (cur, xn), nl, first_two(left));
     }
 }
 
@@ -1517,7 +1742,7 @@ fn scan_values(
         }
         let proxy = sl * sl / wl + sr * sr / wr;
         if proxy > best.proxy {
-            best.offer(proxy, f, cur, xn, nl);
+            best.offer(proxy, f, (cur, xn), nl, [wl, sl]);
             floor = screen(best.proxy);
         }
     }
