@@ -179,8 +179,16 @@ pub(crate) struct Workspace<'a> {
     pub cfg: &'a TreeConfig,
     /// Rows with positive weight.
     pub m: usize,
-    /// The rows of every node, contiguous per node (any order).
+    /// The rows of every node, contiguous per node (in increasing row
+    /// order); the current node's are here, others may be in `alt`.
     pub samples: Vec<u32>,
+    /// The other row buffer: an exact split partitions the node's rows
+    /// into the same range here and swaps the two
+    /// ([`Workspace::partition_rows`]).
+    alt: Vec<u32>,
+    /// Whether `samples` is the buffer that was `alt` when the tree
+    /// started.
+    alt_current: bool,
     /// Per sorted slot, the rows ordered by value within every node whose
     /// lists are kept (see [`Workspace::lists_valid`]).
     lists: Vec<Entry>,
@@ -205,11 +213,18 @@ pub(crate) struct Workspace<'a> {
     /// The rows of the node being counted, as a bitmask over all rows
     /// (`nw` words; all zero between counts).
     members: Vec<u64>,
+    /// The ranks of a node's rows in a sorted feature's order, as a
+    /// bitmask over all ranks ([`Workspace::sort_segment`]; `nw` words,
+    /// all zero between uses).
+    rank_bits: Vec<u64>,
     /// The features drawn for the node (native draws).
     drawn: Vec<usize>,
     /// Or and and of the row bitmasks of a node ([`Workspace::span_bits`]).
     span_any: Vec<u64>,
     span_all: Vec<u64>,
+    /// The features a small node scans when drawn (a bitset,
+    /// [`Workspace::draw_small`]).
+    scan_set: Vec<u64>,
     /// The bitmasks and statistics of a small node's rows
     /// ([`Workspace::draw_small`]; [`SMALL_NODE`] entries).
     small_bits: Vec<u128>,
@@ -234,6 +249,19 @@ pub(crate) struct Workspace<'a> {
     /// be taken from the scan that found it ([`Best::left`]) and the
     /// node's totals instead of being summed again.
     exact: bool,
+    /// Whether nodes of more than [`SMALL_NODE`] rows keep count blocks
+    /// (exact sums, one or two bitmask words): per binary slot, the count
+    /// and class weights of the node's rows holding it, one block per
+    /// position of the builder's stack of pending nodes (`64 · mw` slots a
+    /// block, so the counting loop needs no bounds checks). A node
+    /// split counts its smaller child's rows and takes the larger child's
+    /// block as its own minus the smaller's (exact, so the same floats as
+    /// counting), instead of counting its drawn columns over its rows.
+    blocks: bool,
+    block_n: Vec<u32>,
+    block_s: Vec<[f64; 2]>,
+    /// The stack position of the current node's block, if it has one.
+    pub node_block: Option<usize>,
     /// [`Scratch::rows`], kept for the next tree.
     spare_rows: Vec<u32>,
 }
@@ -243,6 +271,7 @@ pub(crate) struct Workspace<'a> {
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
     samples: Vec<u32>,
+    alt: Vec<u32>,
     lists: Vec<Entry>,
     tmp: Vec<u32>,
     tmp_entries: Vec<Entry>,
@@ -255,11 +284,15 @@ pub(crate) struct Scratch {
     bin_stamp: Vec<u32>,
     count_mask: Vec<u64>,
     members: Vec<u64>,
+    rank_bits: Vec<u64>,
     drawn: Vec<usize>,
     span_any: Vec<u64>,
     span_all: Vec<u64>,
+    scan_set: Vec<u64>,
     small_bits: Vec<u128>,
     small_stats: Vec<[f64; 2]>,
+    block_n: Vec<u32>,
+    block_s: Vec<[f64; 2]>,
     hist: Vec<f64>,
     hist_n: Vec<u32>,
     present: Vec<u16>,
@@ -305,8 +338,14 @@ impl RowStats<'_> {
 const COLUMN_SCAN_RATIO: usize = 4;
 
 /// Nodes of at most this many rows draw and scan their features through
-/// [`Workspace::draw_small`].
-const SMALL_NODE: usize = 32;
+/// [`Workspace::draw_small`]; larger ones keep count blocks (see
+/// [`Workspace::uses_blocks`]).
+pub(crate) const SMALL_NODE: usize = 32;
+
+/// Nodes of at least this many rows order a sorted feature's rows by a
+/// bitmap of their ranks rather than by sorting
+/// ([`Workspace::sort_segment`]).
+const RANK_BITMAP_ROWS: usize = 64;
 
 /// Spare slots after the binary slots' statistics, where
 /// [`Workspace::count_binary`] adds rows without a counted slot.
@@ -350,6 +389,9 @@ impl<'a> Workspace<'a> {
         samples.clear();
         samples.extend((0..data.n as u32).filter(|&i| weights[i as usize] > 0.0));
         let m = samples.len();
+        // (Written before it is read: no need to clear it.)
+        let mut alt = scratch.alt;
+        alt.resize(m, 0);
         let mut lists = refill(scratch.lists, m * data.orders.len() + 1, (0.0, 0));
         for (s, order) in data.orders.iter().enumerate() {
             // Branch-free filter of the rows with positive weight.
@@ -389,6 +431,8 @@ impl<'a> Workspace<'a> {
             cfg,
             m,
             samples,
+            alt,
+            alt_current: false,
             lists,
             lists_valid: true,
             tmp: refill(scratch.tmp, m, 0),
@@ -401,9 +445,11 @@ impl<'a> Workspace<'a> {
             stamp: 0,
             count_mask: refill(scratch.count_mask, data.mw, 0),
             members: refill(scratch.members, data.nw, 0),
+            rank_bits: refill(scratch.rank_bits, data.nw, 0),
             drawn: scratch.drawn,
             span_any: refill(scratch.span_any, data.mw, 0),
             span_all: refill(scratch.span_all, data.mw, 0),
+            scan_set: refill(scratch.scan_set, data.p.div_ceil(64), 0),
             small_bits: refill(scratch.small_bits, SMALL_NODE, 0),
             small_stats: refill(scratch.small_stats, SMALL_NODE, [0.0; 2]),
             hist: refill(scratch.hist, MAX_CODES * d, 0.0),
@@ -417,6 +463,10 @@ impl<'a> Workspace<'a> {
             left: refill(scratch.left, d, 0.0),
             d,
             exact,
+            blocks: exact && (1..=2).contains(&data.mw),
+            block_n: scratch.block_n,
+            block_s: scratch.block_s,
+            node_block: None,
             spare_rows: scratch.rows,
         }
     }
@@ -425,6 +475,7 @@ impl<'a> Workspace<'a> {
     pub fn into_scratch(self) -> Scratch {
         Scratch {
             samples: self.samples,
+            alt: self.alt,
             lists: self.lists,
             tmp: self.tmp,
             tmp_entries: self.tmp_entries,
@@ -435,11 +486,15 @@ impl<'a> Workspace<'a> {
             bin_stamp: self.bin_stamp,
             count_mask: self.count_mask,
             members: self.members,
+            rank_bits: self.rank_bits,
             drawn: self.drawn,
             span_any: self.span_any,
             span_all: self.span_all,
+            scan_set: self.scan_set,
             small_bits: self.small_bits,
             small_stats: self.small_stats,
+            block_n: self.block_n,
+            block_s: self.block_s,
             hist: self.hist,
             hist_n: self.hist_n,
             present: self.present,
@@ -546,7 +601,7 @@ impl<'a> Workspace<'a> {
                     }
                 }
             }
-            if self.count_mask.iter().any(|&m| m != 0) {
+            if self.node_block.is_none() && self.count_mask.iter().any(|&m| m != 0) {
                 self.count_binary(start, end);
             }
             let mut non_constant = 0;
@@ -577,7 +632,10 @@ impl<'a> Workspace<'a> {
                 if known(constants, f) {
                     continue;
                 }
-                if let FeatureClass::Binary { slot, .. } = self.data.class[f] {
+                // (A node with a count block finds a constant column there.)
+                if let (FeatureClass::Binary { slot, .. }, None) =
+                    (self.data.class[f], self.node_block)
+                {
                     if !spanned {
                         self.span_bits(start, end);
                         spanned = true;
@@ -619,7 +677,6 @@ impl<'a> Workspace<'a> {
         constants: &mut [u64],
         best: &mut Best,
     ) {
-        let known = |c: &[u64], f: usize| (c[f >> 6] >> (f & 63)) & 1 != 0;
         let data = self.data;
         let mw = data.mw;
         let m_node = end - start;
@@ -642,7 +699,23 @@ impl<'a> Workspace<'a> {
             all &= x;
             *st = self.pair[r];
         }
+        // The features worth a scan (a bitset): not known constant, and
+        // many-valued or a binary column varying in the node. A drawn
+        // feature outside it is constant: one test per draw, rarely
+        // passed, instead of three unpredictable ones (known constant?
+        // binary? varying?).
         let varying = any & !all;
+        let scan = &mut self.scan_set;
+        scan.copy_from_slice(&data.many_valued);
+        let mut v = varying;
+        while v != 0 {
+            let f = data.slot_feature[v.trailing_zeros() as usize];
+            v &= v - 1;
+            scan[f >> 6] |= 1 << (f & 63);
+        }
+        for (c, k) in scan.iter_mut().zip(&*constants) {
+            *c &= !k;
+        }
         let mut g = rng.clone();
         let mut pool = data.p;
         let (mut visited, mut non_constant) = (0, 0);
@@ -652,14 +725,12 @@ impl<'a> Workspace<'a> {
             self.features.swap(j, pool);
             let f = self.features[pool];
             visited += 1;
-            if known(constants, f) {
+            let (q, bit) = (f >> 6, 1u64 << (f & 63));
+            if self.scan_set[q] & bit == 0 {
+                constants[q] |= bit;
                 continue;
             }
             if let FeatureClass::Binary { slot, .. } = data.class[f] {
-                if (varying >> slot) & 1 == 0 {
-                    constants[f >> 6] |= 1 << (f & 63);
-                    continue;
-                }
                 let (mut n, mut s0, mut s1) = (0u32, 0.0f64, 0.0f64);
                 let rows = self.small_bits[..m_node]
                     .iter()
@@ -683,6 +754,95 @@ impl<'a> Workspace<'a> {
             }
         }
         *rng = g;
+    }
+
+    /// Whether nodes of more than [`SMALL_NODE`] rows keep count blocks
+    /// ([`Workspace::count_block`], [`Workspace::split_block`]).
+    pub fn uses_blocks(&self) -> bool {
+        self.blocks
+    }
+
+    /// Counts every binary slot over the rows `samples[start..end]` into
+    /// block `pos`.
+    pub fn count_block(&mut self, pos: usize, start: usize, end: usize) {
+        self.ensure_blocks(pos + 1);
+        let nb = 64 * self.data.mw;
+        let counts = &mut self.block_n[pos * nb..(pos + 1) * nb];
+        let sums = &mut self.block_s[pos * nb..(pos + 1) * nb];
+        counts.fill(0);
+        sums.fill([0.0; 2]);
+        let (samples, bits, pair) = (&self.samples[start..end], &self.data.row_bits, &self.pair);
+        match (
+            <&mut [u32; 128]>::try_from(&mut *counts),
+            <&mut [[f64; 2]; 128]>::try_from(&mut *sums),
+        ) {
+            (Ok(c), Ok(s)) => count_all_pair::<2, 128>(samples, bits, pair, c, s),
+            _ => {
+                let c = <&mut [u32; 64]>::try_from(counts).expect("one bitmask word");
+                let s = <&mut [[f64; 2]; 64]>::try_from(sums).expect("one bitmask word");
+                count_all_pair::<1, 64>(samples, bits, pair, c, s);
+            }
+        }
+    }
+
+    /// After the node with block `at` was split into `samples[start..mid]`
+    /// (left) and `samples[mid..end]` (right), gives the right child block
+    /// `at` and the left child block `at + 1` (their stack positions),
+    /// where wanted: the smaller side is counted, the larger one is the
+    /// node's block minus it.
+    pub fn split_block(
+        &mut self,
+        at: usize,
+        (start, mid, end): (usize, usize, usize),
+        want_left: bool,
+        want_right: bool,
+    ) {
+        let left_smaller = mid - start <= end - mid;
+        let (lo, hi, want_larger) = if left_smaller {
+            (start, mid, want_right)
+        } else {
+            (mid, end, want_left)
+        };
+        if !want_larger {
+            if want_left || want_right {
+                self.count_block(if left_smaller { at + 1 } else { at }, lo, hi);
+            }
+            return;
+        }
+        self.count_block(at + 1, lo, hi);
+        // (Only the first `n_binary` slots of a block are used.)
+        let (nb, used) = (64 * self.data.mw, self.data.n_binary);
+        let (node_n, child_n) = self.block_n[at * nb..(at + 2) * nb].split_at_mut(nb);
+        let (node_s, child_s) = self.block_s[at * nb..(at + 2) * nb].split_at_mut(nb);
+        let (node_n, child_n) = (&mut node_n[..used], &mut child_n[..used]);
+        let (node_s, child_s) = (&mut node_s[..used], &mut child_s[..used]);
+        let sub = |p: [f64; 2], c: [f64; 2]| [p[0] - c[0], p[1] - c[1]];
+        if left_smaller {
+            // Right = node − left, in the node's place.
+            node_n.iter_mut().zip(&*child_n).for_each(|(p, c)| *p -= c);
+            node_s
+                .iter_mut()
+                .zip(&*child_s)
+                .for_each(|(p, &c)| *p = sub(*p, c));
+        } else {
+            // The right side was counted: it takes the node's place, the
+            // left = node − right the next.
+            for (p, c) in node_n.iter_mut().zip(child_n) {
+                (*p, *c) = (*c, *p - *c);
+            }
+            for (p, c) in node_s.iter_mut().zip(child_s) {
+                (*p, *c) = (*c, sub(*p, *c));
+            }
+        }
+    }
+
+    /// Room for count blocks at stack positions `0..positions`.
+    fn ensure_blocks(&mut self, positions: usize) {
+        let nb = 64 * self.data.mw;
+        if self.block_n.len() < positions * nb {
+            self.block_n.resize(positions * nb, 0);
+            self.block_s.resize(positions * nb, [0.0; 2]);
+        }
     }
 
     /// Sets `span_any` / `span_all` to the or / and of the row bitmasks
@@ -783,7 +943,7 @@ impl<'a> Workspace<'a> {
                 hi,
                 bit_is_hi,
             } => {
-                if self.bin_stamp[slot] != self.stamp {
+                if self.node_block.is_none() && self.bin_stamp[slot] != self.stamp {
                     // Not counted with the node's first draws: with every
                     // feature, count all slots at once; else (scikit-learn's
                     // draws, or drawn after the first ones were all
@@ -804,7 +964,17 @@ impl<'a> Workspace<'a> {
                     self.count_binary(start, end);
                 }
                 let m_node = end - start;
-                let nb = self.bin_n[slot] as usize;
+                let d = self.d;
+                let (nb, bit) = match self.node_block {
+                    Some(pos) => {
+                        let i = pos * 64 * self.data.mw + slot;
+                        (self.block_n[i] as usize, &self.block_s[i][..])
+                    }
+                    None => (
+                        self.bin_n[slot] as usize,
+                        &self.bin_stats[slot * d..(slot + 1) * d],
+                    ),
+                };
                 if nb == 0 || nb == m_node {
                     return false;
                 }
@@ -812,8 +982,6 @@ impl<'a> Workspace<'a> {
                 if n_left < msl || m_node - n_left < msl {
                     return true;
                 }
-                let d = self.d;
-                let bit = &self.bin_stats[slot * d..(slot + 1) * d];
                 match self.target {
                     TargetRef::Classes { .. } => {
                         let mut wl = 0.0;
@@ -1224,10 +1392,12 @@ impl<'a> Workspace<'a> {
         let write_marks =
             keep_marks && !matches!(data.class[best.feature], FeatureClass::Sorted { .. });
         let (n_left, left, right) = if self.exact {
-            let n_left = if write_marks {
-                by_side!(|side| self.partition_rows::<true>(start, end, side))
+            // (The split's count is exact: the scan counted it.)
+            let n_left = best.n_left;
+            if write_marks {
+                by_side!(|side| self.partition_rows::<true>((start, end), n_left, side))
             } else {
-                by_side!(|side| self.partition_rows::<false>(start, end, side))
+                by_side!(|side| self.partition_rows::<false>((start, end), n_left, side))
             };
             let [l0, l1] = best.left;
             let (r0, r1) = (tot.stats[0] - l0, tot.stats[1] - l1);
@@ -1254,33 +1424,50 @@ impl<'a> Workspace<'a> {
         (n_left, left, right)
     }
 
-    /// Stably moves the rows of the node `samples[start..end]` with
-    /// `goes_left(marks, row)` to its front and returns their number;
-    /// with `MARKS`, records each row's side in the marks (`goes_left`).
+    /// Stably partitions the rows of the node `samples[start..end]`, of
+    /// which `n_left` have `goes_left(marks, row)`, into the same range of
+    /// the other row buffer (those going left first, each side in row
+    /// order) and makes that buffer the current one
+    /// ([`Workspace::rows_buffer`]); with `MARKS`, records each row's side
+    /// in the marks (`goes_left`).
     fn partition_rows<const MARKS: bool>(
         &mut self,
-        start: usize,
-        end: usize,
+        (start, end): (usize, usize),
+        n_left: usize,
         goes_left: impl Fn(&[bool], usize) -> bool,
-    ) -> usize {
-        let seg = &mut self.samples[start..end];
-        let tmp = &mut self.tmp[..seg.len()];
+    ) {
+        let seg = &self.samples[start..end];
+        let out = &mut self.alt[start..end];
         let marks = &mut self.goes_left;
-        let (mut n_left, mut n_right) = (0, 0);
-        for i in 0..seg.len() {
-            let row = seg[i];
-            let r = row as usize;
-            let left = goes_left(marks, r);
+        let (mut l, mut r) = (0, n_left);
+        for &row in seg {
+            let left = goes_left(marks, row as usize);
             if MARKS {
-                marks[r] = left;
+                marks[row as usize] = left;
             }
-            seg[n_left] = row;
-            tmp[n_right] = row;
-            n_left += usize::from(left);
-            n_right += usize::from(!left);
+            out[if left { l } else { r }] = row;
+            l += usize::from(left);
+            r += usize::from(!left);
         }
-        seg[n_left..].copy_from_slice(&tmp[..n_right]);
-        n_left
+        debug_assert_eq!((l, r), (n_left, seg.len()));
+        std::mem::swap(&mut self.samples, &mut self.alt);
+        self.alt_current = !self.alt_current;
+    }
+
+    /// Which of the two row buffers holds the current node's rows (a
+    /// split moves them to the other one when sums are exact); the
+    /// builder records it with each pending node.
+    pub fn rows_buffer(&self) -> bool {
+        self.alt_current
+    }
+
+    /// Makes `buffer` (a value of [`Workspace::rows_buffer`]) the current
+    /// row buffer.
+    pub fn use_rows_buffer(&mut self, buffer: bool) {
+        if buffer != self.alt_current {
+            std::mem::swap(&mut self.samples, &mut self.alt);
+            self.alt_current = buffer;
+        }
     }
 
     /// Records `goes_left(marks, row)` of every row of the node in the
@@ -1374,29 +1561,47 @@ impl<'a> Workspace<'a> {
         (n_left, left, right)
     }
 
-    /// Stably partitions every presorted row list of the node by the marks
-    /// of the last [`Workspace::mark`] (which partitioned the node's rows);
-    /// the list of the split feature is already partitioned.
     /// Writes the node's segment of sorted slot `slot`'s list afresh: its
     /// rows ordered by rank, which is the order the presorted list keeps
-    /// (value, then row).
+    /// (value, then row). Ranks are distinct and below `n`, so a node of
+    /// at least [`RANK_BITMAP_ROWS`] rows sets them in a bitmap over all
+    /// ranks and reads them back in order (linear in the rows plus `n /
+    /// 64` words) instead of sorting them.
     fn sort_segment(&mut self, slot: usize, start: usize, end: usize) {
         let ranks = &self.data.ranks[slot];
+        let order = &self.data.orders[slot];
+        let base = slot * self.m;
+        let out = &mut self.lists[base + start..base + end];
+        if end - start >= RANK_BITMAP_ROWS {
+            let seen = &mut self.rank_bits;
+            for &r in &self.samples[start..end] {
+                let k = ranks[r as usize] as usize;
+                seen[k >> 6] |= 1 << (k & 63);
+            }
+            let mut i = 0;
+            for (q, word) in seen.iter_mut().enumerate() {
+                let mut x = std::mem::take(word);
+                while x != 0 {
+                    out[i] = order[64 * q + x.trailing_zeros() as usize];
+                    x &= x - 1;
+                    i += 1;
+                }
+            }
+            return;
+        }
         let keys = &mut self.tmp[start..end];
         for (k, &r) in keys.iter_mut().zip(&self.samples[start..end]) {
             *k = ranks[r as usize];
         }
         keys.sort_unstable();
-        let order = &self.data.orders[slot];
-        let base = slot * self.m;
-        for (e, &k) in self.lists[base + start..base + end]
-            .iter_mut()
-            .zip(keys.iter())
-        {
+        for (e, &k) in out.iter_mut().zip(keys.iter()) {
             *e = order[k as usize];
         }
     }
 
+    /// Stably partitions every presorted row list of the node by the marks
+    /// of the last [`Workspace::mark`] (which partitioned the node's rows);
+    /// the list of the split feature is already partitioned.
     pub fn partition_lists(&mut self, start: usize, end: usize, feature: usize) {
         let skip = match self.data.class[feature] {
             FeatureClass::Sorted { slot } => Some(slot),
@@ -1525,6 +1730,33 @@ fn count_rows_pair<const MW: usize>(
             counts[s] += 1;
             stats[2 * s] += a;
             stats[2 * s + 1] += b;
+        }
+    }
+}
+
+/// Counts every binary slot over `samples` for two statistics a row
+/// (`pair`) and `MW` bitmask words a row (`S` = 64 · `MW` slots): per
+/// slot, the number of rows holding it and their sums, in row order.
+fn count_all_pair<const MW: usize, const S: usize>(
+    samples: &[u32],
+    bits: &[u64],
+    pair: &[[f64; 2]],
+    counts: &mut [u32; S],
+    sums: &mut [[f64; 2]; S],
+) {
+    for &r in samples {
+        let r = r as usize;
+        let [a, b] = pair[r];
+        for (q, &word) in bits[r * MW..r * MW + MW].iter().enumerate() {
+            let mut x = word;
+            while x != 0 {
+                // (Below S: no bounds check.)
+                let s = (64 * q + x.trailing_zeros() as usize) & (S - 1);
+                x &= x - 1;
+                counts[s] += 1;
+                sums[s][0] += a;
+                sums[s][1] += b;
+            }
         }
     }
 }
