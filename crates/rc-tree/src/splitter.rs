@@ -6,7 +6,12 @@
 //! that partition them (see `build.rs`), a drawn many-valued feature's rows
 //! are sorted by rank into the same order. Two-valued features (e.g.
 //! one-hot indicators) are evaluated from per-node counts of the drawn
-//! ones, gathered in one pass over the node's rows' bitmasks. Split choices follow scikit-learn's
+//! ones, gathered in one pass over the node's rows' bitmasks; when sums
+//! are exact (two classes, whole-number weights) a node keeps the counts
+//! of all of them, its children's taken by counting the smaller child
+//! and subtracting, and a split's sides come from the scan that found
+//! it. Nodes of a few rows gather their rows once and test each drawn
+//! feature against one bitset. Split choices follow scikit-learn's
 //! `BestSplitter`: candidate thresholds between consecutive distinct values
 //! (values closer than 1e-7 count as equal), `min_samples_leaf` and
 //! `min_weight_leaf` checked per candidate, the best proxy improvement wins
@@ -364,7 +369,9 @@ fn exact_sums(weights: &[f64]) -> bool {
     let mut total = 0.0;
     let mut whole = true;
     for &w in weights {
-        whole &= w.fract() == 0.0;
+        // (Weights are finite and non-negative; `fract` is a libm call.
+        // Above 2^64 the cast saturates, and the total fails anyway.)
+        whole &= (w as u64) as f64 == w;
         total += w;
     }
     whole && total < EXACT_TOTAL
