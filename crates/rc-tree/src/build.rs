@@ -4,7 +4,7 @@
 use crate::criterion::{self, EPSILON};
 use crate::data::Prepared;
 use crate::sklearn_random::Draws;
-use crate::splitter::{Scratch, Stats, TargetRef, Totals, TreeConfig, Workspace};
+use crate::splitter::{Scratch, Stats, TargetRef, Totals, TreeConfig, Workspace, SMALL_NODE};
 use crate::tree::{NodeRecord, Tree};
 
 struct Pending {
@@ -22,6 +22,9 @@ struct Pending {
     /// Whether the presorted lists are in order in the node's rows (its
     /// parent partitioned them).
     lists_valid: bool,
+    /// Which row buffer holds the node's rows
+    /// ([`Workspace::rows_buffer`]).
+    rows_buffer: bool,
 }
 
 /// Nodes of at most this many rows do not partition the presorted lists:
@@ -66,6 +69,20 @@ pub(crate) fn grow(
     } else {
         0
     };
+    // Whether a node with these totals is a leaf.
+    let leaf = |depth: usize, m: usize, tot: &Totals, impurity: f64| {
+        depth >= cfg.max_depth
+            || m < cfg.min_samples_split
+            || m < 2 * cfg.min_samples_leaf
+            || tot.w < 2.0 * min_weight_leaf
+            || impurity <= EPSILON
+    };
+    // Count blocks (see `Workspace::uses_blocks`) of the pending nodes of
+    // more than `SMALL_NODE` rows, in stack order as `known` below.
+    let blocks = ws.uses_blocks();
+    if blocks && ws.m > SMALL_NODE {
+        ws.count_block(0, 0, ws.m);
+    }
     let mut stack = vec![Pending {
         start: 0,
         end: ws.m,
@@ -75,6 +92,7 @@ pub(crate) fn grow(
         parent: usize::MAX,
         is_left: false,
         lists_valid: true,
+        rows_buffer: ws.rows_buffer(),
     }];
     // Bitsets of the features known to be constant in each pending node
     // (native draws), `cw` words per node in stack order: the node at
@@ -110,15 +128,12 @@ pub(crate) fn grow(
         if node.parent != usize::MAX {
             tree.link_child(node.parent, node.is_left, id);
         }
-        let is_leaf = node.depth >= cfg.max_depth
-            || m_node < cfg.min_samples_split
-            || m_node < 2 * cfg.min_samples_leaf
-            || tot.w < 2.0 * min_weight_leaf
-            || impurity <= EPSILON;
-        if is_leaf {
+        if leaf(node.depth, m_node, &tot, impurity) {
             continue;
         }
+        ws.node_block = (blocks && m_node > SMALL_NODE).then_some(stack.len());
         ws.lists_valid = node.lists_valid;
+        ws.use_rows_buffer(node.rows_buffer);
         let (found, n_constants) = match draws {
             Draws::Native(rng) => {
                 let found = ws.best_split(
@@ -143,7 +158,8 @@ pub(crate) fn grow(
         let Some(best) = found else {
             continue;
         };
-        let (n_left, left, right) = ws.mark(node.start, node.end, &best);
+        let lists_valid = node.lists_valid && m_node > partition_above;
+        let (n_left, left, right) = ws.mark(node.start, node.end, &best, &tot, lists_valid);
         if n_left == 0 || n_left == m_node {
             continue;
         }
@@ -152,11 +168,19 @@ pub(crate) fn grow(
             continue;
         }
         tree.set_split(id, best.feature, best.threshold);
-        let lists_valid = node.lists_valid && m_node > partition_above;
         if lists_valid {
             ws.partition_lists(node.start, node.end, best.feature);
         }
         let mid = node.start + n_left;
+        if ws.node_block.is_some() {
+            let wanted = |m: usize, t: &Totals| {
+                m > SMALL_NODE && !leaf(node.depth + 1, m, t, ws.impurity(t))
+            };
+            let want_left = wanted(n_left, &left);
+            let want_right = wanted(m_node - n_left, &right);
+            let span = (node.start, mid, node.end);
+            ws.split_block(stack.len(), span, want_left, want_right);
+        }
         // The children take stack positions `at / cw` and the next one.
         if known.len() < at + 2 * cw {
             known.resize(at + 2 * cw, 0);
@@ -172,6 +196,7 @@ pub(crate) fn grow(
             parent: id,
             is_left: false,
             lists_valid,
+            rows_buffer: ws.rows_buffer(),
         });
         stack.push(Pending {
             start: node.start,
@@ -182,6 +207,7 @@ pub(crate) fn grow(
             parent: id,
             is_left: true,
             lists_valid,
+            rows_buffer: ws.rows_buffer(),
         });
     }
     *scratch = ws.into_scratch();

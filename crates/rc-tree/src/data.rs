@@ -62,6 +62,11 @@ pub(crate) struct Prepared {
     /// marked value: `col_bits[slot · nw + (i >> 6)]` has bit `i & 63`.
     pub col_bits: Vec<u64>,
     pub nw: usize,
+    /// The feature of each binary slot.
+    pub slot_feature: Vec<usize>,
+    /// The binned and sorted features, as a bitset over features
+    /// (`⌈p / 64⌉` words).
+    pub many_valued: Vec<u64>,
 }
 
 impl Prepared {
@@ -171,6 +176,12 @@ impl Prepared {
             }
         }
 
+        let mut many_valued = vec![0u64; p.div_ceil(64)];
+        for (f, c) in class.iter().enumerate() {
+            if matches!(c, FeatureClass::Binned { .. } | FeatureClass::Sorted { .. }) {
+                many_valued[f >> 6] |= 1 << (f & 63);
+            }
+        }
         let ranks = orders
             .par_iter()
             .map(|order: &Vec<crate::splitter::Entry>| {
@@ -195,6 +206,8 @@ impl Prepared {
             mw,
             col_bits,
             nw,
+            slot_feature: binary.iter().map(|&(j, _)| j).collect(),
+            many_valued,
         })
     }
 }

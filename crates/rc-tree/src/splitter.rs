@@ -6,7 +6,12 @@
 //! that partition them (see `build.rs`), a drawn many-valued feature's rows
 //! are sorted by rank into the same order. Two-valued features (e.g.
 //! one-hot indicators) are evaluated from per-node counts of the drawn
-//! ones, gathered in one pass over the node's rows' bitmasks. Split choices follow scikit-learn's
+//! ones, gathered in one pass over the node's rows' bitmasks; when sums
+//! are exact (two classes, whole-number weights) a node keeps the counts
+//! of all of them, its children's taken by counting the smaller child
+//! and subtracting, and a split's sides come from the scan that found
+//! it. Nodes of a few rows gather their rows once and test each drawn
+//! feature against one bitset. Split choices follow scikit-learn's
 //! `BestSplitter`: candidate thresholds between consecutive distinct values
 //! (values closer than 1e-7 count as equal), `min_samples_leaf` and
 //! `min_weight_leaf` checked per candidate, the best proxy improvement wins
@@ -122,6 +127,10 @@ pub(crate) struct Best {
     pub n_left: usize,
     /// For a binned feature: the largest code going left.
     pub code: usize,
+    /// The first two statistics of the rows going left (two classes: the
+    /// class weights), as the scan summed them; what
+    /// [`Workspace::mark`] uses when sums are exact.
+    pub left: [f64; 2],
     pub found: bool,
 }
 
@@ -133,20 +142,38 @@ impl Best {
             threshold: 0.0,
             n_left: 0,
             code: 0,
+            left: [0.0; 2],
             found: false,
         }
     }
 
     #[inline]
-    fn offer(&mut self, proxy: f64, feature: usize, lo: f32, hi: f32, n_left: usize) {
+    fn offer(
+        &mut self,
+        proxy: f64,
+        feature: usize,
+        (lo, hi): (f32, f32),
+        n_left: usize,
+        left: [f64; 2],
+    ) {
         if proxy > self.proxy {
             self.proxy = proxy;
             self.feature = feature;
             self.threshold = midpoint(lo, hi);
             self.n_left = n_left;
+            self.left = left;
             self.found = true;
         }
     }
+}
+
+/// The first two values of `v` (zeros for missing ones).
+#[inline]
+fn first_two(v: &[f64]) -> [f64; 2] {
+    [
+        v.first().copied().unwrap_or(0.0),
+        v.get(1).copied().unwrap_or(0.0),
+    ]
 }
 
 /// Buffers of one tree build, reused by every node.
@@ -157,8 +184,16 @@ pub(crate) struct Workspace<'a> {
     pub cfg: &'a TreeConfig,
     /// Rows with positive weight.
     pub m: usize,
-    /// The rows of every node, contiguous per node (any order).
+    /// The rows of every node, contiguous per node (in increasing row
+    /// order); the current node's are here, others may be in `alt`.
     pub samples: Vec<u32>,
+    /// The other row buffer: an exact split partitions the node's rows
+    /// into the same range here and swaps the two
+    /// ([`Workspace::partition_rows`]).
+    alt: Vec<u32>,
+    /// Whether `samples` is the buffer that was `alt` when the tree
+    /// started.
+    alt_current: bool,
     /// Per sorted slot, the rows ordered by value within every node whose
     /// lists are kept (see [`Workspace::lists_valid`]).
     lists: Vec<Entry>,
@@ -183,11 +218,22 @@ pub(crate) struct Workspace<'a> {
     /// The rows of the node being counted, as a bitmask over all rows
     /// (`nw` words; all zero between counts).
     members: Vec<u64>,
+    /// The ranks of a node's rows in a sorted feature's order, as a
+    /// bitmask over all ranks ([`Workspace::sort_segment`]; `nw` words,
+    /// all zero between uses).
+    rank_bits: Vec<u64>,
     /// The features drawn for the node (native draws).
     drawn: Vec<usize>,
     /// Or and and of the row bitmasks of a node ([`Workspace::span_bits`]).
     span_any: Vec<u64>,
     span_all: Vec<u64>,
+    /// The features a small node scans when drawn (a bitset,
+    /// [`Workspace::draw_small`]).
+    scan_set: Vec<u64>,
+    /// The bitmasks and statistics of a small node's rows
+    /// ([`Workspace::draw_small`]; [`SMALL_NODE`] entries).
+    small_bits: Vec<u128>,
+    small_stats: Vec<[f64; 2]>,
     /// Binned features: full histogram, and compact statistics of the
     /// codes present in the node.
     hist: Vec<f64>,
@@ -202,6 +248,25 @@ pub(crate) struct Workspace<'a> {
     left: Vec<f64>,
     /// Width of a binary feature's statistics (k, or 2 for regression).
     d: usize,
+    /// Two classes and whole-number weights totalling less than 2^53:
+    /// every partial sum of class weights is an exact integer, so any
+    /// order of summation gives the same floats, and a split's sides can
+    /// be taken from the scan that found it ([`Best::left`]) and the
+    /// node's totals instead of being summed again.
+    exact: bool,
+    /// Whether nodes of more than [`SMALL_NODE`] rows keep count blocks
+    /// (exact sums, one or two bitmask words): per binary slot, the count
+    /// and class weights of the node's rows holding it, one block per
+    /// position of the builder's stack of pending nodes (`64 · mw` slots a
+    /// block, so the counting loop needs no bounds checks). A node
+    /// split counts its smaller child's rows and takes the larger child's
+    /// block as its own minus the smaller's (exact, so the same floats as
+    /// counting), instead of counting its drawn columns over its rows.
+    blocks: bool,
+    block_n: Vec<u32>,
+    block_s: Vec<[f64; 2]>,
+    /// The stack position of the current node's block, if it has one.
+    pub node_block: Option<usize>,
     /// [`Scratch::rows`], kept for the next tree.
     spare_rows: Vec<u32>,
 }
@@ -211,6 +276,7 @@ pub(crate) struct Workspace<'a> {
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
     samples: Vec<u32>,
+    alt: Vec<u32>,
     lists: Vec<Entry>,
     tmp: Vec<u32>,
     tmp_entries: Vec<Entry>,
@@ -223,9 +289,15 @@ pub(crate) struct Scratch {
     bin_stamp: Vec<u32>,
     count_mask: Vec<u64>,
     members: Vec<u64>,
+    rank_bits: Vec<u64>,
     drawn: Vec<usize>,
     span_any: Vec<u64>,
     span_all: Vec<u64>,
+    scan_set: Vec<u64>,
+    small_bits: Vec<u128>,
+    small_stats: Vec<[f64; 2]>,
+    block_n: Vec<u32>,
+    block_s: Vec<[f64; 2]>,
     hist: Vec<f64>,
     hist_n: Vec<u32>,
     present: Vec<u16>,
@@ -270,9 +342,40 @@ impl RowStats<'_> {
 /// times the node's rows.
 const COLUMN_SCAN_RATIO: usize = 4;
 
+/// Nodes of at most this many rows draw and scan their features through
+/// [`Workspace::draw_small`]; larger ones keep count blocks (see
+/// [`Workspace::uses_blocks`]).
+pub(crate) const SMALL_NODE: usize = 32;
+
+/// Nodes of at least this many rows order a sorted feature's rows by a
+/// bitmap of their ranks rather than by sorting
+/// ([`Workspace::sort_segment`]).
+const RANK_BITMAP_ROWS: usize = 64;
+
 /// Spare slots after the binary slots' statistics, where
 /// [`Workspace::count_binary`] adds rows without a counted slot.
 const SPARE_SLOTS: usize = 8;
+
+/// Largest total weight for which [`Workspace::exact`] holds: every
+/// integer up to it is a float, so sums of whole numbers below it are
+/// exact.
+const EXACT_TOTAL: f64 = 9_007_199_254_740_992.0; // 2^53
+
+/// Whether every weight is a whole number and their sum (in any order)
+/// is exact: the float sum of non-negative whole numbers stays exact
+/// while it is below 2^53 and, summing on, cannot fall back below it once
+/// it is not.
+fn exact_sums(weights: &[f64]) -> bool {
+    let mut total = 0.0;
+    let mut whole = true;
+    for &w in weights {
+        // (Weights are finite and non-negative; `fract` is a libm call.
+        // Above 2^64 the cast saturates, and the total fails anyway.)
+        whole &= (w as u64) as f64 == w;
+        total += w;
+    }
+    whole && total < EXACT_TOTAL
+}
 
 /// `v` cleared and filled with `len` copies of `x`, keeping its capacity.
 fn refill<T: Clone>(mut v: Vec<T>, len: usize, x: T) -> Vec<T> {
@@ -293,6 +396,9 @@ impl<'a> Workspace<'a> {
         samples.clear();
         samples.extend((0..data.n as u32).filter(|&i| weights[i as usize] > 0.0));
         let m = samples.len();
+        // (Written before it is read: no need to clear it.)
+        let mut alt = scratch.alt;
+        alt.resize(m, 0);
         let mut lists = refill(scratch.lists, m * data.orders.len() + 1, (0.0, 0));
         for (s, order) in data.orders.iter().enumerate() {
             // Branch-free filter of the rows with positive weight.
@@ -324,6 +430,7 @@ impl<'a> Workspace<'a> {
         let mut features = scratch.features;
         features.clear();
         features.extend(0..data.p);
+        let exact = matches!(target, TargetRef::Classes { k: 2, .. }) && exact_sums(weights);
         Workspace {
             data,
             target,
@@ -331,6 +438,8 @@ impl<'a> Workspace<'a> {
             cfg,
             m,
             samples,
+            alt,
+            alt_current: false,
             lists,
             lists_valid: true,
             tmp: refill(scratch.tmp, m, 0),
@@ -343,9 +452,13 @@ impl<'a> Workspace<'a> {
             stamp: 0,
             count_mask: refill(scratch.count_mask, data.mw, 0),
             members: refill(scratch.members, data.nw, 0),
+            rank_bits: refill(scratch.rank_bits, data.nw, 0),
             drawn: scratch.drawn,
             span_any: refill(scratch.span_any, data.mw, 0),
             span_all: refill(scratch.span_all, data.mw, 0),
+            scan_set: refill(scratch.scan_set, data.p.div_ceil(64), 0),
+            small_bits: refill(scratch.small_bits, SMALL_NODE, 0),
+            small_stats: refill(scratch.small_stats, SMALL_NODE, [0.0; 2]),
             hist: refill(scratch.hist, MAX_CODES * d, 0.0),
             hist_n: refill(scratch.hist_n, MAX_CODES, 0),
             present: scratch.present,
@@ -356,6 +469,11 @@ impl<'a> Workspace<'a> {
             constant_features: vec![0; data.p],
             left: refill(scratch.left, d, 0.0),
             d,
+            exact,
+            blocks: exact && (1..=2).contains(&data.mw),
+            block_n: scratch.block_n,
+            block_s: scratch.block_s,
+            node_block: None,
             spare_rows: scratch.rows,
         }
     }
@@ -364,6 +482,7 @@ impl<'a> Workspace<'a> {
     pub fn into_scratch(self) -> Scratch {
         Scratch {
             samples: self.samples,
+            alt: self.alt,
             lists: self.lists,
             tmp: self.tmp,
             tmp_entries: self.tmp_entries,
@@ -374,9 +493,15 @@ impl<'a> Workspace<'a> {
             bin_stamp: self.bin_stamp,
             count_mask: self.count_mask,
             members: self.members,
+            rank_bits: self.rank_bits,
             drawn: self.drawn,
             span_any: self.span_any,
             span_all: self.span_all,
+            scan_set: self.scan_set,
+            small_bits: self.small_bits,
+            small_stats: self.small_stats,
+            block_n: self.block_n,
+            block_s: self.block_s,
             hist: self.hist,
             hist_n: self.hist_n,
             present: self.present,
@@ -460,6 +585,8 @@ impl<'a> Workspace<'a> {
                     constants[f >> 6] |= 1 << (f & 63);
                 }
             }
+        } else if end - start <= SMALL_NODE && self.d == 2 && self.data.mw <= 2 {
+            self.draw_small(start, end, tot, min_weight_leaf, rng, constants, &mut best);
         } else {
             // The first `max_features` draws do not depend on what the
             // scans find, so they are drawn up front and the one-hot
@@ -481,7 +608,7 @@ impl<'a> Workspace<'a> {
                     }
                 }
             }
-            if self.count_mask.iter().any(|&m| m != 0) {
+            if self.node_block.is_none() && self.count_mask.iter().any(|&m| m != 0) {
                 self.count_binary(start, end);
             }
             let mut non_constant = 0;
@@ -512,7 +639,10 @@ impl<'a> Workspace<'a> {
                 if known(constants, f) {
                     continue;
                 }
-                if let FeatureClass::Binary { slot, .. } = self.data.class[f] {
+                // (A node with a count block finds a constant column there.)
+                if let (FeatureClass::Binary { slot, .. }, None) =
+                    (self.data.class[f], self.node_block)
+                {
                     if !spanned {
                         self.span_bits(start, end);
                         spanned = true;
@@ -531,6 +661,195 @@ impl<'a> Workspace<'a> {
             }
         }
         best.found.then_some(best)
+    }
+
+    /// The feature draws and scans of [`Workspace::best_split`] for a node
+    /// of at most [`SMALL_NODE`] rows (two statistics a row, at most two
+    /// bitmask words), where fixed costs per drawn feature dominate: the
+    /// node's rows' bitmasks and statistics are gathered once, a drawn
+    /// binary column constant in the node (the or / and of the bitmasks)
+    /// is recorded without a scan, and a varying one is counted from the
+    /// gathered rows (in row order, as [`Workspace::count_binary`] counts)
+    /// into the slot's cache for [`Workspace::eval_feature`]. Draws and
+    /// scans alternate: the same draws, in the same order, as drawing the
+    /// first `max_features` up front.
+    #[allow(clippy::too_many_arguments)]
+    fn draw_small(
+        &mut self,
+        start: usize,
+        end: usize,
+        tot: &Totals,
+        min_weight_leaf: f64,
+        rng: &mut Rng,
+        constants: &mut [u64],
+        best: &mut Best,
+    ) {
+        let data = self.data;
+        let mw = data.mw;
+        let m_node = end - start;
+        // (Buffers of the workspace: arrays here would be zeroed per node.)
+        let bits = &mut self.small_bits[..m_node];
+        let stats = &mut self.small_stats[..m_node];
+        let (mut any, mut all) = (0u128, !0u128);
+        for ((&r, b), st) in self.samples[start..end]
+            .iter()
+            .zip(&mut *bits)
+            .zip(&mut *stats)
+        {
+            let r = r as usize;
+            let row = &data.row_bits[r * mw..(r + 1) * mw];
+            // (No words without binary features.)
+            let x = row.first().map_or(0, |&w| u128::from(w))
+                | row.get(1).map_or(0, |&w| u128::from(w) << 64);
+            *b = x;
+            any |= x;
+            all &= x;
+            *st = self.pair[r];
+        }
+        // The features worth a scan (a bitset): not known constant, and
+        // many-valued or a binary column varying in the node. A drawn
+        // feature outside it is constant: one test per draw, rarely
+        // passed, instead of three unpredictable ones (known constant?
+        // binary? varying?).
+        let varying = any & !all;
+        let scan = &mut self.scan_set;
+        scan.copy_from_slice(&data.many_valued);
+        let mut v = varying;
+        while v != 0 {
+            let f = data.slot_feature[v.trailing_zeros() as usize];
+            v &= v - 1;
+            scan[f >> 6] |= 1 << (f & 63);
+        }
+        for (c, k) in scan.iter_mut().zip(&*constants) {
+            *c &= !k;
+        }
+        let mut g = rng.clone();
+        let mut pool = data.p;
+        let (mut visited, mut non_constant) = (0, 0);
+        while pool > 0 && (visited < self.cfg.max_features || non_constant == 0) {
+            let j = crate::draw::below(&mut g, pool);
+            pool -= 1;
+            self.features.swap(j, pool);
+            let f = self.features[pool];
+            visited += 1;
+            let (q, bit) = (f >> 6, 1u64 << (f & 63));
+            if self.scan_set[q] & bit == 0 {
+                constants[q] |= bit;
+                continue;
+            }
+            if let FeatureClass::Binary { slot, .. } = data.class[f] {
+                let (mut n, mut s0, mut s1) = (0u32, 0.0f64, 0.0f64);
+                let rows = self.small_bits[..m_node]
+                    .iter()
+                    .zip(&self.small_stats[..m_node]);
+                for (&b, &[a, c]) in rows {
+                    if (b >> slot) & 1 != 0 {
+                        n += 1;
+                        s0 += a;
+                        s1 += c;
+                    }
+                }
+                self.bin_stamp[slot] = self.stamp;
+                self.bin_n[slot] = n;
+                self.bin_stats[2 * slot] = s0;
+                self.bin_stats[2 * slot + 1] = s1;
+            }
+            if self.eval_feature(f, start, end, tot, min_weight_leaf, best) {
+                non_constant += 1;
+            } else {
+                constants[f >> 6] |= 1 << (f & 63);
+            }
+        }
+        *rng = g;
+    }
+
+    /// Whether nodes of more than [`SMALL_NODE`] rows keep count blocks
+    /// ([`Workspace::count_block`], [`Workspace::split_block`]).
+    pub fn uses_blocks(&self) -> bool {
+        self.blocks
+    }
+
+    /// Counts every binary slot over the rows `samples[start..end]` into
+    /// block `pos`.
+    pub fn count_block(&mut self, pos: usize, start: usize, end: usize) {
+        self.ensure_blocks(pos + 1);
+        let nb = 64 * self.data.mw;
+        let counts = &mut self.block_n[pos * nb..(pos + 1) * nb];
+        let sums = &mut self.block_s[pos * nb..(pos + 1) * nb];
+        counts.fill(0);
+        sums.fill([0.0; 2]);
+        let (samples, bits, pair) = (&self.samples[start..end], &self.data.row_bits, &self.pair);
+        match (
+            <&mut [u32; 128]>::try_from(&mut *counts),
+            <&mut [[f64; 2]; 128]>::try_from(&mut *sums),
+        ) {
+            (Ok(c), Ok(s)) => count_all_pair::<2, 128>(samples, bits, pair, c, s),
+            _ => {
+                let c = <&mut [u32; 64]>::try_from(counts).expect("one bitmask word");
+                let s = <&mut [[f64; 2]; 64]>::try_from(sums).expect("one bitmask word");
+                count_all_pair::<1, 64>(samples, bits, pair, c, s);
+            }
+        }
+    }
+
+    /// After the node with block `at` was split into `samples[start..mid]`
+    /// (left) and `samples[mid..end]` (right), gives the right child block
+    /// `at` and the left child block `at + 1` (their stack positions),
+    /// where wanted: the smaller side is counted, the larger one is the
+    /// node's block minus it.
+    pub fn split_block(
+        &mut self,
+        at: usize,
+        (start, mid, end): (usize, usize, usize),
+        want_left: bool,
+        want_right: bool,
+    ) {
+        let left_smaller = mid - start <= end - mid;
+        let (lo, hi, want_larger) = if left_smaller {
+            (start, mid, want_right)
+        } else {
+            (mid, end, want_left)
+        };
+        if !want_larger {
+            if want_left || want_right {
+                self.count_block(if left_smaller { at + 1 } else { at }, lo, hi);
+            }
+            return;
+        }
+        self.count_block(at + 1, lo, hi);
+        // (Only the first `n_binary` slots of a block are used.)
+        let (nb, used) = (64 * self.data.mw, self.data.n_binary);
+        let (node_n, child_n) = self.block_n[at * nb..(at + 2) * nb].split_at_mut(nb);
+        let (node_s, child_s) = self.block_s[at * nb..(at + 2) * nb].split_at_mut(nb);
+        let (node_n, child_n) = (&mut node_n[..used], &mut child_n[..used]);
+        let (node_s, child_s) = (&mut node_s[..used], &mut child_s[..used]);
+        let sub = |p: [f64; 2], c: [f64; 2]| [p[0] - c[0], p[1] - c[1]];
+        if left_smaller {
+            // Right = node − left, in the node's place.
+            node_n.iter_mut().zip(&*child_n).for_each(|(p, c)| *p -= c);
+            node_s
+                .iter_mut()
+                .zip(&*child_s)
+                .for_each(|(p, &c)| *p = sub(*p, c));
+        } else {
+            // The right side was counted: it takes the node's place, the
+            // left = node − right the next.
+            for (p, c) in node_n.iter_mut().zip(child_n) {
+                (*p, *c) = (*c, *p - *c);
+            }
+            for (p, c) in node_s.iter_mut().zip(child_s) {
+                (*p, *c) = (*c, sub(*p, *c));
+            }
+        }
+    }
+
+    /// Room for count blocks at stack positions `0..positions`.
+    fn ensure_blocks(&mut self, positions: usize) {
+        let nb = 64 * self.data.mw;
+        if self.block_n.len() < positions * nb {
+            self.block_n.resize(positions * nb, 0);
+            self.block_s.resize(positions * nb, [0.0; 2]);
+        }
     }
 
     /// Sets `span_any` / `span_all` to the or / and of the row bitmasks
@@ -631,7 +950,7 @@ impl<'a> Workspace<'a> {
                 hi,
                 bit_is_hi,
             } => {
-                if self.bin_stamp[slot] != self.stamp {
+                if self.node_block.is_none() && self.bin_stamp[slot] != self.stamp {
                     // Not counted with the node's first draws: with every
                     // feature, count all slots at once; else (scikit-learn's
                     // draws, or drawn after the first ones were all
@@ -652,7 +971,17 @@ impl<'a> Workspace<'a> {
                     self.count_binary(start, end);
                 }
                 let m_node = end - start;
-                let nb = self.bin_n[slot] as usize;
+                let d = self.d;
+                let (nb, bit) = match self.node_block {
+                    Some(pos) => {
+                        let i = pos * 64 * self.data.mw + slot;
+                        (self.block_n[i] as usize, &self.block_s[i][..])
+                    }
+                    None => (
+                        self.bin_n[slot] as usize,
+                        &self.bin_stats[slot * d..(slot + 1) * d],
+                    ),
+                };
                 if nb == 0 || nb == m_node {
                     return false;
                 }
@@ -660,8 +989,6 @@ impl<'a> Workspace<'a> {
                 if n_left < msl || m_node - n_left < msl {
                     return true;
                 }
-                let d = self.d;
-                let bit = &self.bin_stats[slot * d..(slot + 1) * d];
                 match self.target {
                     TargetRef::Classes { .. } => {
                         let mut wl = 0.0;
@@ -674,7 +1001,7 @@ impl<'a> Workspace<'a> {
                             return true;
                         }
                         let proxy = class_proxy(self.cfg.entropy, &self.left, &tot.stats, wl, wr);
-                        best.offer(proxy, f, lo, hi, n_left);
+                        best.offer(proxy, f, (lo, hi), n_left, first_two(&self.left));
                     }
                     TargetRef::Values(_) => {
                         let (bw, bs) = (bit[0], bit[1]);
@@ -688,7 +1015,8 @@ impl<'a> Workspace<'a> {
                             return true;
                         }
                         let sr = tot.stats[0] - sl;
-                        best.offer(sl * sl / wl + sr * sr / wr, f, lo, hi, n_left);
+                        let proxy = sl * sl / wl + sr * sr / wr;
+                        best.offer(proxy, f, (lo, hi), n_left, [wl, sl]);
                     }
                 }
                 true
@@ -972,7 +1300,7 @@ impl<'a> Workspace<'a> {
                 if (b as f64) > (a as f64) + FEATURE_THRESHOLD && nl >= msl && len - nl >= msl {
                     if let Some(proxy) = self.proxy_of_left(tot, mwl) {
                         if proxy > best.proxy {
-                            best.offer(proxy, f, a, b, nl);
+                            best.offer(proxy, f, (a, b), nl, first_two(&self.left));
                             best.code = pc;
                         }
                     }
@@ -1021,41 +1349,132 @@ impl<'a> Workspace<'a> {
     /// Marks which rows of the node go left under `best`, moves them to
     /// the front of the node's rows (stably), and returns their number and
     /// the weighted totals of both sides (summed afresh, in order of the
-    /// rows' lists).
-    pub fn mark(&mut self, start: usize, end: usize, best: &Best) -> (usize, Totals, Totals) {
+    /// rows' lists, unless sums are exact: then the left side is the one
+    /// the scan found and the right side the rest of `tot`). The marks
+    /// (`goes_left`) of the node's rows are left set where `keep_marks`
+    /// (the presorted lists are partitioned next) or the split feature is
+    /// a sorted one.
+    pub fn mark(
+        &mut self,
+        start: usize,
+        end: usize,
+        best: &Best,
+        tot: &Totals,
+        keep_marks: bool,
+    ) -> (usize, Totals, Totals) {
         let data = self.data;
-        let (n_left, left, right) = match data.class[best.feature] {
-            FeatureClass::Sorted { slot } => {
-                // The split is a prefix of the feature's sorted rows.
-                let base = slot * self.m;
-                let seg = &self.lists[base + start..base + end];
-                for (i, &(_, r)) in seg.iter().enumerate() {
-                    self.goes_left[r as usize] = i < best.n_left;
+        if let FeatureClass::Sorted { slot } = data.class[best.feature] {
+            // The split is a prefix of the feature's sorted rows.
+            let base = slot * self.m;
+            let seg = &self.lists[base + start..base + end];
+            for (i, &(_, r)) in seg.iter().enumerate() {
+                self.goes_left[r as usize] = i < best.n_left;
+            }
+        }
+        // Applies `$then` to the side function of the split feature.
+        macro_rules! by_side {
+            ($then:expr) => {
+                match data.class[best.feature] {
+                    FeatureClass::Sorted { .. } => $then(|marks: &[bool], r: usize| marks[r]),
+                    FeatureClass::Binary {
+                        slot, bit_is_hi, ..
+                    } => {
+                        let col = data.col_bits_of(slot);
+                        $then(|_: &[bool], r: usize| {
+                            ((col[r >> 6] >> (r & 63)) & 1 != 0) != bit_is_hi
+                        })
+                    }
+                    FeatureClass::Binned { slot } => {
+                        let (codes, code) = (&data.codes[slot], best.code);
+                        $then(|_: &[bool], r: usize| (codes[r] as usize) <= code)
+                    }
+                    FeatureClass::Constant => {
+                        let (x, t) = (&data.cols[best.feature], best.threshold);
+                        $then(|_: &[bool], r: usize| (x[r] as f64) <= t)
+                    }
                 }
-                self.mark_sides(start, end, |marks, r| marks[r])
-            }
-            FeatureClass::Binary {
-                slot, bit_is_hi, ..
-            } => {
-                let col = data.col_bits_of(slot);
-                self.mark_sides(start, end, |_, r| {
-                    ((col[r >> 6] >> (r & 63)) & 1 != 0) != bit_is_hi
-                })
-            }
-            FeatureClass::Binned { slot } => {
-                let (codes, code) = (&data.codes[slot], best.code);
-                self.mark_sides(start, end, |_, r| (codes[r] as usize) <= code)
-            }
-            FeatureClass::Constant => {
-                let (x, t) = (&data.cols[best.feature], best.threshold);
-                self.mark_sides(start, end, |_, r| (x[r] as f64) <= t)
-            }
+            };
+        }
+        // (Sorted: the marks are set already.)
+        let write_marks =
+            keep_marks && !matches!(data.class[best.feature], FeatureClass::Sorted { .. });
+        let (n_left, left, right) = if self.exact {
+            // (The split's count is exact: the scan counted it.)
+            let n_left = best.n_left;
+            if write_marks {
+                by_side!(|side| self.partition_rows::<true>((start, end), n_left, side))
+            } else {
+                by_side!(|side| self.partition_rows::<false>((start, end), n_left, side))
+            };
+            let [l0, l1] = best.left;
+            let (r0, r1) = (tot.stats[0] - l0, tot.stats[1] - l1);
+            (
+                n_left,
+                Totals {
+                    w: l0 + l1,
+                    stats: Stats::from_slice(&[l0, l1]),
+                    sq: 0.0,
+                },
+                Totals {
+                    w: r0 + r1,
+                    stats: Stats::from_slice(&[r0, r1]),
+                    sq: 0.0,
+                },
+            )
+        } else {
+            by_side!(|side| self.mark_sides(start, end, side))
         };
-        debug_assert!(self.samples[start..end].iter().all(|&r| {
+        debug_assert!(self.samples[start..end].iter().enumerate().all(|(i, &r)| {
             let r = r as usize;
-            self.goes_left[r] == ((data.cols[best.feature][r] as f64) <= best.threshold)
+            (i < n_left) == ((data.cols[best.feature][r] as f64) <= best.threshold)
         }));
         (n_left, left, right)
+    }
+
+    /// Stably partitions the rows of the node `samples[start..end]`, of
+    /// which `n_left` have `goes_left(marks, row)`, into the same range of
+    /// the other row buffer (those going left first, each side in row
+    /// order) and makes that buffer the current one
+    /// ([`Workspace::rows_buffer`]); with `MARKS`, records each row's side
+    /// in the marks (`goes_left`).
+    fn partition_rows<const MARKS: bool>(
+        &mut self,
+        (start, end): (usize, usize),
+        n_left: usize,
+        goes_left: impl Fn(&[bool], usize) -> bool,
+    ) {
+        let seg = &self.samples[start..end];
+        let out = &mut self.alt[start..end];
+        let marks = &mut self.goes_left;
+        let (mut l, mut r) = (0, n_left);
+        for &row in seg {
+            let left = goes_left(marks, row as usize);
+            if MARKS {
+                marks[row as usize] = left;
+            }
+            out[if left { l } else { r }] = row;
+            l += usize::from(left);
+            r += usize::from(!left);
+        }
+        debug_assert_eq!((l, r), (n_left, seg.len()));
+        std::mem::swap(&mut self.samples, &mut self.alt);
+        self.alt_current = !self.alt_current;
+    }
+
+    /// Which of the two row buffers holds the current node's rows (a
+    /// split moves them to the other one when sums are exact); the
+    /// builder records it with each pending node.
+    pub fn rows_buffer(&self) -> bool {
+        self.alt_current
+    }
+
+    /// Makes `buffer` (a value of [`Workspace::rows_buffer`]) the current
+    /// row buffer.
+    pub fn use_rows_buffer(&mut self, buffer: bool) {
+        if buffer != self.alt_current {
+            std::mem::swap(&mut self.samples, &mut self.alt);
+            self.alt_current = buffer;
+        }
     }
 
     /// Records `goes_left(marks, row)` of every row of the node in the
@@ -1149,29 +1568,47 @@ impl<'a> Workspace<'a> {
         (n_left, left, right)
     }
 
-    /// Stably partitions every presorted row list of the node by the marks
-    /// of the last [`Workspace::mark`] (which partitioned the node's rows);
-    /// the list of the split feature is already partitioned.
     /// Writes the node's segment of sorted slot `slot`'s list afresh: its
     /// rows ordered by rank, which is the order the presorted list keeps
-    /// (value, then row).
+    /// (value, then row). Ranks are distinct and below `n`, so a node of
+    /// at least [`RANK_BITMAP_ROWS`] rows sets them in a bitmap over all
+    /// ranks and reads them back in order (linear in the rows plus `n /
+    /// 64` words) instead of sorting them.
     fn sort_segment(&mut self, slot: usize, start: usize, end: usize) {
         let ranks = &self.data.ranks[slot];
+        let order = &self.data.orders[slot];
+        let base = slot * self.m;
+        let out = &mut self.lists[base + start..base + end];
+        if end - start >= RANK_BITMAP_ROWS {
+            let seen = &mut self.rank_bits;
+            for &r in &self.samples[start..end] {
+                let k = ranks[r as usize] as usize;
+                seen[k >> 6] |= 1 << (k & 63);
+            }
+            let mut i = 0;
+            for (q, word) in seen.iter_mut().enumerate() {
+                let mut x = std::mem::take(word);
+                while x != 0 {
+                    out[i] = order[64 * q + x.trailing_zeros() as usize];
+                    x &= x - 1;
+                    i += 1;
+                }
+            }
+            return;
+        }
         let keys = &mut self.tmp[start..end];
         for (k, &r) in keys.iter_mut().zip(&self.samples[start..end]) {
             *k = ranks[r as usize];
         }
         keys.sort_unstable();
-        let order = &self.data.orders[slot];
-        let base = slot * self.m;
-        for (e, &k) in self.lists[base + start..base + end]
-            .iter_mut()
-            .zip(keys.iter())
-        {
+        for (e, &k) in out.iter_mut().zip(keys.iter()) {
             *e = order[k as usize];
         }
     }
 
+    /// Stably partitions every presorted row list of the node by the marks
+    /// of the last [`Workspace::mark`] (which partitioned the node's rows);
+    /// the list of the split feature is already partitioned.
     pub fn partition_lists(&mut self, start: usize, end: usize, feature: usize) {
         let skip = match self.data.class[feature] {
             FeatureClass::Sorted { slot } => Some(slot),
@@ -1304,6 +1741,33 @@ fn count_rows_pair<const MW: usize>(
     }
 }
 
+/// Counts every binary slot over `samples` for two statistics a row
+/// (`pair`) and `MW` bitmask words a row (`S` = 64 · `MW` slots): per
+/// slot, the number of rows holding it and their sums, in row order.
+fn count_all_pair<const MW: usize, const S: usize>(
+    samples: &[u32],
+    bits: &[u64],
+    pair: &[[f64; 2]],
+    counts: &mut [u32; S],
+    sums: &mut [[f64; 2]; S],
+) {
+    for &r in samples {
+        let r = r as usize;
+        let [a, b] = pair[r];
+        for (q, &word) in bits[r * MW..r * MW + MW].iter().enumerate() {
+            let mut x = word;
+            while x != 0 {
+                // (Below S: no bounds check.)
+                let s = (64 * q + x.trailing_zeros() as usize) & (S - 1);
+                x &= x - 1;
+                counts[s] += 1;
+                sums[s][0] += a;
+                sums[s][1] += b;
+            }
+        }
+    }
+}
+
 /// The row an entry of a row list refers to.
 trait RowOf {
     fn row(&self) -> usize;
@@ -1423,7 +1887,7 @@ fn scan_gini2(
         }
         let proxy = -wr * (1.0 - sqr / (wr * wr)) - wl * (1.0 - sql / (wl * wl));
         if proxy > best.proxy {
-            best.offer(proxy, f, cur, xn, nl);
+            best.offer(proxy, f, (cur, xn), nl, [l0, l1]);
             floor = best.proxy + tot.w - margin;
         }
     }
@@ -1468,7 +1932,7 @@ fn scan_class(
             continue;
         }
         let proxy = class_proxy(entropy, left, &tot.stats, wl, wr);
-        best.offer(proxy, f, cur, xn, nl);
+        best.offer(proxy, f, (cur, xn), nl, first_two(left));
     }
 }
 
@@ -1517,7 +1981,7 @@ fn scan_values(
         }
         let proxy = sl * sl / wl + sr * sr / wr;
         if proxy > best.proxy {
-            best.offer(proxy, f, cur, xn, nl);
+            best.offer(proxy, f, (cur, xn), nl, [wl, sl]);
             floor = screen(best.proxy);
         }
     }

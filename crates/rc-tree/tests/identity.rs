@@ -399,6 +399,20 @@ fn wide_one_hot_models_are_bit_identical_to_the_recorded_ones() {
         .map(|i| [1.0, 3.0, 0.0, 2.0][i % 4])
         .collect();
     let large: Vec<f64> = whole.iter().map(|w| w * 1_048_576.0).collect();
+    // Whole numbers whose sums are not exact in floating point (a weight
+    // of 2^53 + 2 on every seventh row): the sides of a split must be
+    // summed in row order, not derived from the node's totals.
+    let huge: Vec<f64> = whole
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            if i % 7 == 0 {
+                w + 9_007_199_254_740_994.0
+            } else {
+                *w
+            }
+        })
+        .collect();
     let rf = || RandomForestParams::classifier().n_estimators(10).seed(5);
     let got: Vec<(&str, u64)> = vec![
         ("rf gini", pinned(|| rf().fit(&two).unwrap(), &two_test)),
@@ -420,6 +434,10 @@ fn wide_one_hot_models_are_bit_identical_to_the_recorded_ones() {
         (
             "rf whole-number weights, total above 2^21",
             pinned(|| rf().fit_weighted(&two, &large).unwrap(), &two_test),
+        ),
+        (
+            "rf whole-number weights, total above 2^53",
+            pinned(|| rf().fit_weighted(&two, &huge).unwrap(), &two_test),
         ),
         (
             "rf 20 features per node",
@@ -457,7 +475,7 @@ fn wide_one_hot_models_are_bit_identical_to_the_recorded_ones() {
             ),
         ),
     ];
-    let expected: [(&str, u64); 9] = [
+    let expected: [(&str, u64); 10] = [
         ("rf gini", 0x35a046f0afcaf538),
         ("rf entropy 3 classes", 0x296ecd2c61151364),
         ("rf weighted", 0xa3c84f19a12877c8),
@@ -465,6 +483,10 @@ fn wide_one_hot_models_are_bit_identical_to_the_recorded_ones() {
         (
             "rf whole-number weights, total above 2^21",
             0x08dd08640caa8ad3,
+        ),
+        (
+            "rf whole-number weights, total above 2^53",
+            0xabf571623d1e8b63,
         ),
         ("rf 20 features per node", 0xdd328fb8c4ce513e),
         ("rf all features", 0x6e7da49dc4d4b096),
