@@ -1941,6 +1941,23 @@ mod tests {
     /// objective within the KKT tolerance's reach) and a KKT point, with
     /// and without sample weights, on problems with more columns than the
     /// first working set, deterministically.
+    /// `settings` solve `prob` to the KKT tolerance, within 1e-7 of the
+    /// default path's objective, and a second solve gives the same fit.
+    fn assert_reaches_the_default_paths_optimum(
+        prob: &GlmProblem,
+        settings: &GlmSettings,
+        seed: u64,
+    ) {
+        let loss = prob.loss;
+        let exact = solve(prob, None, &GlmSettings::default()).unwrap();
+        let fit = solve(prob, None, settings).unwrap();
+        let v = kkt_violation(prob, fit.intercept, &fit.coef);
+        assert!(v <= settings.kkt_tol, "seed {seed} {loss:?}: violation {v}");
+        let gap = (fit.objective - exact.objective).abs();
+        assert!(gap <= 1e-7, "seed {seed} {loss:?}: objective gap {gap}");
+        assert_eq!(solve(prob, None, settings).unwrap(), fit);
+    }
+
     #[test]
     fn covariance_updates_reach_the_default_paths_optimum() {
         let cov = both_settings()[1];
@@ -1957,13 +1974,7 @@ mod tests {
                         penalties: &penalties,
                         weights,
                     };
-                    let exact = solve(&prob, None, &GlmSettings::default()).unwrap();
-                    let fit = solve(&prob, None, &cov).unwrap();
-                    let v = kkt_violation(&prob, fit.intercept, &fit.coef);
-                    assert!(v <= cov.kkt_tol, "seed {seed} {loss:?}: violation {v}");
-                    let gap = (fit.objective - exact.objective).abs();
-                    assert!(gap <= 1e-7, "seed {seed} {loss:?}: objective gap {gap}");
-                    assert_eq!(solve(&prob, None, &cov).unwrap(), fit);
+                    assert_reaches_the_default_paths_optimum(&prob, &cov, seed);
                 }
             }
         }
@@ -1994,13 +2005,7 @@ mod tests {
                     penalties: &penalties,
                     weights,
                 };
-                let exact = solve(&prob, None, &GlmSettings::default()).unwrap();
-                let fit = solve(&prob, None, &cov).unwrap();
-                let v = kkt_violation(&prob, fit.intercept, &fit.coef);
-                assert!(v <= cov.kkt_tol, "seed {seed} {loss:?}: violation {v}");
-                let gap = (fit.objective - exact.objective).abs();
-                assert!(gap <= 1e-7, "seed {seed} {loss:?}: objective gap {gap}");
-                assert_eq!(solve(&prob, None, &cov).unwrap(), fit);
+                assert_reaches_the_default_paths_optimum(&prob, &cov, seed);
             }
         }
     }

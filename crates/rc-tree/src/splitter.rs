@@ -1408,19 +1408,8 @@ impl<'a> Workspace<'a> {
             };
             let [l0, l1] = best.left;
             let (r0, r1) = (tot.stats[0] - l0, tot.stats[1] - l1);
-            (
-                n_left,
-                Totals {
-                    w: l0 + l1,
-                    stats: Stats::from_slice(&[l0, l1]),
-                    sq: 0.0,
-                },
-                Totals {
-                    w: r0 + r1,
-                    stats: Stats::from_slice(&[r0, r1]),
-                    sq: 0.0,
-                },
-            )
+            let (left, right) = two_class_sides([l0, l1], [r0, r1]);
+            (n_left, left, right)
         } else {
             by_side!(|side| self.mark_sides(start, end, side))
         };
@@ -1505,18 +1494,7 @@ impl<'a> Workspace<'a> {
                     r0 += a * h;
                     r1 += b * h;
                 });
-                (
-                    Totals {
-                        w: l0 + l1,
-                        stats: Stats::from_slice(&[l0, l1]),
-                        sq: 0.0,
-                    },
-                    Totals {
-                        w: r0 + r1,
-                        stats: Stats::from_slice(&[r0, r1]),
-                        sq: 0.0,
-                    },
-                )
+                two_class_sides([l0, l1], [r0, r1])
             }
             TargetRef::Classes { y, k } => {
                 let mut sides = [Stats::zeros(k), Stats::zeros(k)];
@@ -1626,6 +1604,17 @@ impl<'a> Workspace<'a> {
             );
         }
     }
+}
+
+/// The totals of the two sides of a two-class split from their class
+/// weights `[w · [y = 0], w · [y = 1]]`.
+fn two_class_sides(left: [f64; 2], right: [f64; 2]) -> (Totals, Totals) {
+    let side = |[a, b]: [f64; 2]| Totals {
+        w: a + b,
+        stats: Stats::from_slice(&[a, b]),
+        sq: 0.0,
+    };
+    (side(left), side(right))
 }
 
 /// The histogram pass of [`Workspace::eval_binned`] for two statistics a
