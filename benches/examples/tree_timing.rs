@@ -1,16 +1,18 @@
-//! Times rc-tree's decision tree and random forest (100 trees, sqrt
+//! Times rc-tree's decision tree and random forest (100 trees by default, sqrt
 //! features, unlimited depth) on one data set and reports accuracy and the
 //! process's peak resident memory, for the comparison with scikit-learn in
 //! docs/PERFORMANCE.md.
 //!
 //! ```text
-//! cargo run --release -p rc-benches --example tree_timing -- adult [dt|rf|both] [repeats]
+//! cargo run --release -p rc-benches --example tree_timing -- adult [dt|rf|both] [repeats] [trees]
 //! cargo run --release -p rc-benches --example tree_timing -- adult rfseeds 5
 //! command time -v target/release/examples/tree_timing adult rf 1
 //! RAYON_NUM_THREADS=1 target/release/examples/tree_timing adult rf 3
+//! RAYON_NUM_THREADS=1 valgrind --tool=callgrind target/release/examples/tree_timing adult rf 1 20
 //! ```
 //! The data set is `magic`, `adult` (shared data directory) or `twonorm`
-//! (generated, 100 000 rows × 20 features).
+//! (generated, 100 000 rows × 20 features). `trees` (default 100) is the
+//! forest's size, e.g. a smaller forest under callgrind.
 
 use std::time::Instant;
 
@@ -43,6 +45,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let name = args.get(1).map_or("magic", String::as_str);
     let which = args.get(2).map_or("both", String::as_str);
     let repeats: usize = args.get(3).map_or(Ok(5), |s| s.parse())?;
+    let trees: usize = args.get(4).map_or(Ok(100), |s| s.parse())?;
     let (train, test): (Dataset, Dataset) = if name == "twonorm" {
         rc_benches::split(&rc_benches::generated(100_000, 1))
     } else {
@@ -68,7 +71,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     if which == "rf" || which == "both" {
-        let params = RandomForestParams::classifier().n_estimators(100);
+        let params = RandomForestParams::classifier().n_estimators(trees);
         let (fit, fit_cpu, model) = time(repeats, || params.fit(&train));
         let model = model?;
         let (pred, _, labels) = time(repeats, || model.predict_labels(&test));
