@@ -1937,10 +1937,6 @@ mod tests {
         ]
     }
 
-    /// Covariance updates reach the default path's optimum (the same
-    /// objective within the KKT tolerance's reach) and a KKT point, with
-    /// and without sample weights, on problems with more columns than the
-    /// first working set, deterministically.
     /// `settings` solve `prob` to the KKT tolerance, within 1e-7 of the
     /// default path's objective, and a second solve gives the same fit.
     fn assert_reaches_the_default_paths_optimum(
@@ -1958,6 +1954,10 @@ mod tests {
         assert_eq!(solve(prob, None, settings).unwrap(), fit);
     }
 
+    /// Covariance updates reach the default path's optimum (the same
+    /// objective within the KKT tolerance's reach) and a KKT point, with
+    /// and without sample weights, on problems with more columns than the
+    /// first working set, deterministically.
     #[test]
     fn covariance_updates_reach_the_default_paths_optimum() {
         let cov = both_settings()[1];

@@ -122,7 +122,7 @@ impl Prepared {
         // Each column is prepared on its own (in parallel: sorting and
         // coding the many-valued ones is most of the work); slots are then
         // numbered in column order, and the first failing column reports.
-        let prepared: Vec<Result<(Vec<f32>, Column)>> = (0..p)
+        let prepared: Vec<Result<(Vec<f32>, PreparedColumn)>> = (0..p)
             .into_par_iter()
             .map(|j| prepare_column(&data.column(j), &data.features()[j].name))
             .collect();
@@ -135,21 +135,21 @@ impl Prepared {
         for (j, col) in prepared.into_iter().enumerate() {
             let (out, kind) = col?;
             class.push(match kind {
-                Column::Constant => FeatureClass::Constant,
-                Column::Binned(c, values) => {
+                PreparedColumn::Constant => FeatureClass::Constant,
+                PreparedColumn::Binned(c, values) => {
                     codes.push(c);
                     code_values.push(values);
                     FeatureClass::Binned {
                         slot: codes.len() - 1,
                     }
                 }
-                Column::Sorted(order) => {
+                PreparedColumn::Sorted(order) => {
                     orders.push(order);
                     FeatureClass::Sorted {
                         slot: orders.len() - 1,
                     }
                 }
-                Column::Binary { lo, hi, bit_is_hi } => {
+                PreparedColumn::Binary { lo, hi, bit_is_hi } => {
                     binary.push((j, if bit_is_hi { hi } else { lo }));
                     FeatureClass::Binary {
                         slot: binary.len() - 1,
@@ -213,7 +213,7 @@ impl Prepared {
 }
 
 /// One column as [`Prepared::new`] classifies it, before slots are numbered.
-enum Column {
+enum PreparedColumn {
     Constant,
     Binned(Vec<u8>, Vec<f32>),
     Sorted(Vec<(f32, u32)>),
@@ -221,7 +221,7 @@ enum Column {
 }
 
 /// Casts one column to `f32`, checks its values and classifies it.
-fn prepare_column(col: &[f64], name: &str) -> Result<(Vec<f32>, Column)> {
+fn prepare_column(col: &[f64], name: &str) -> Result<(Vec<f32>, PreparedColumn)> {
     let n = col.len();
     // Vectorisable passes: cast, check, then count distinct values
     // (-0.0 and 0.0 count as one value).
@@ -252,21 +252,21 @@ fn prepare_column(col: &[f64], name: &str) -> Result<(Vec<f32>, Column)> {
         None => false,
     };
     let kind = match (second, many) {
-        (None, _) => Column::Constant,
+        (None, _) => PreparedColumn::Constant,
         (Some(_), true) => match bin_codes(&out) {
-            Some((c, values)) => Column::Binned(c, values),
+            Some((c, values)) => PreparedColumn::Binned(c, values),
             None => {
                 let order = sort_order(&out);
-                Column::Sorted(order.iter().map(|&i| (out[i as usize], i)).collect())
+                PreparedColumn::Sorted(order.iter().map(|&i| (out[i as usize], i)).collect())
             }
         },
         (Some(s), false) => {
             let (lo, hi) = if first < s { (first, s) } else { (s, first) };
             if (hi as f64) <= (lo as f64) + FEATURE_THRESHOLD {
-                Column::Constant
+                PreparedColumn::Constant
             } else {
                 let n_hi = out.iter().filter(|&&v| v == hi).count();
-                Column::Binary {
+                PreparedColumn::Binary {
                     lo,
                     hi,
                     bit_is_hi: 2 * n_hi <= n,
