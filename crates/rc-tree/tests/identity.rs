@@ -327,8 +327,13 @@ fn fitted_models_are_bit_identical_to_the_recorded_ones() {
 /// *without* that level), a 0/1 column, a binned and a continuous column;
 /// `classes` = 0 gives a real target.
 fn wide_one_hot(n: usize, classes: usize, seed: u64) -> Dataset {
+    one_hot_levels(n, classes, seed, 90)
+}
+
+/// [`wide_one_hot`] with `levels` levels in its many-valued categorical.
+fn one_hot_levels(n: usize, classes: usize, seed: u64, levels: usize) -> Dataset {
     let mut rng = Rng::new(seed);
-    let many: Vec<String> = (0..90).map(|l| format!("l{l}")).collect();
+    let many: Vec<String> = (0..levels).map(|l| format!("l{l}")).collect();
     let few: Vec<String> = ["major", "x", "y", "z"]
         .iter()
         .map(|s| s.to_string())
@@ -344,7 +349,7 @@ fn wide_one_hot(n: usize, classes: usize, seed: u64) -> Dataset {
     let mut score = Vec::with_capacity(n);
     for _ in 0..n {
         let cont = rng.normal();
-        let many = rng.below(90) as f64;
+        let many = rng.below(levels) as f64;
         let flag = f64::from(u8::from(rng.next_f64() < 0.4));
         let few = if rng.next_f64() < 0.7 {
             0.0
@@ -492,6 +497,58 @@ fn wide_one_hot_models_are_bit_identical_to_the_recorded_ones() {
         ("rf all features", 0x6e7da49dc4d4b096),
         ("rf scikit-learn stream", 0x8567db54ba1ee659),
         ("rf regression", 0x6e4bef6617d9f3b7),
+    ];
+    let report: Vec<String> = got
+        .iter()
+        .map(|(name, h)| format!("(\"{name}\", {h:#018x}),"))
+        .collect();
+    assert_eq!(
+        got,
+        expected,
+        "models changed; the new hashes:\n{}",
+        report.join("\n")
+    );
+}
+
+/// Data whose one-hot columns span four bitmask words (a 200-level
+/// categorical): the counting without count blocks, for two classes with
+/// whole-number weights (bootstrap counts, unit weights of the decision
+/// tree) as well as otherwise; hashes recorded from the implementation
+/// before packed sums (session 12).
+#[test]
+fn wider_one_hot_models_are_bit_identical_to_the_recorded_ones() {
+    let two = one_hot_levels(1200, 2, 21, 200);
+    let two_test = one_hot_levels(300, 2, 22, 200);
+    let whole: Vec<f64> = (0..two.n_rows())
+        .map(|i| [1.0, 3.0, 0.0, 2.0][i % 4])
+        .collect();
+    let rf = || RandomForestParams::classifier().n_estimators(8).seed(9);
+    let got: Vec<(&str, u64)> = vec![
+        ("rf gini", pinned(|| rf().fit(&two).unwrap(), &two_test)),
+        (
+            "rf whole-number weights",
+            pinned(|| rf().fit_weighted(&two, &whole).unwrap(), &two_test),
+        ),
+        (
+            "rf scikit-learn stream",
+            pinned(
+                || rf().random_stream(RandomStream::Sklearn).fit(&two).unwrap(),
+                &two_test,
+            ),
+        ),
+        (
+            "dt gini",
+            pinned(
+                || DecisionTreeParams::classifier().fit(&two).unwrap(),
+                &two_test,
+            ),
+        ),
+    ];
+    let expected: [(&str, u64); 4] = [
+        ("rf gini", 0x8e036717fd56a7e6),
+        ("rf whole-number weights", 0x552e6e99de76ac96),
+        ("rf scikit-learn stream", 0x32252928b5e0f609),
+        ("dt gini", 0xecea61b45cf4596b),
     ];
     let report: Vec<String> = got
         .iter()
