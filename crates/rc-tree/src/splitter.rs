@@ -263,8 +263,20 @@ pub(crate) struct Workspace<'a> {
     /// block as its own minus the smaller's (exact, so the same floats as
     /// counting), instead of counting its drawn columns over its rows.
     blocks: bool,
-    block_n: Vec<u32>,
-    block_s: Vec<[f64; 2]>,
+    /// The count blocks, packed ([`pack`]).
+    block: Vec<u64>,
+    /// Sums exact, the total weight below [`PACKED_TOTAL`], and some
+    /// binary or binned columns: a row's count and class weights fit one
+    /// integer ([`pack`]), so counting (count blocks, binned histograms)
+    /// adds one integer a row instead of a count and two floats, in any
+    /// order, and each row's statistics take 8 bytes instead of 16
+    /// (`pair` stays empty; see [`Pairs`]).
+    packed: bool,
+    /// Per row, [`pack`] of its class weights (packed sums only).
+    packed_row: Vec<u64>,
+    /// [`HIST_COPIES`] packed histograms over all codes (packed sums
+    /// only; all zero between uses).
+    hist_packed: Vec<u64>,
     /// The stack position of the current node's block, if it has one.
     pub node_block: Option<usize>,
     /// [`Scratch::rows`], kept for the next tree.
@@ -296,8 +308,9 @@ pub(crate) struct Scratch {
     scan_set: Vec<u64>,
     small_bits: Vec<u128>,
     small_stats: Vec<[f64; 2]>,
-    block_n: Vec<u32>,
-    block_s: Vec<[f64; 2]>,
+    block: Vec<u64>,
+    packed_row: Vec<u64>,
+    hist_packed: Vec<u64>,
     hist: Vec<f64>,
     hist_n: Vec<u32>,
     present: Vec<u16>,
@@ -312,10 +325,40 @@ pub(crate) struct Scratch {
     pub nodes_hint: usize,
 }
 
+/// The two statistics of every row (`[w · [y = 0], w · [y = 1]]` or
+/// `[w, w · y]`): stored as floats, or packed ([`pack`]) when sums are
+/// packed, which keeps a tree's per-row data smaller in cache.
+#[derive(Clone, Copy)]
+enum Pairs<'a> {
+    Float(&'a [[f64; 2]]),
+    Packed(&'a [u64]),
+}
+
+impl Pairs<'_> {
+    /// The statistics of row `r`.
+    #[inline(always)]
+    fn get(self, r: usize) -> [f64; 2] {
+        match self {
+            Pairs::Float(p) => p[r],
+            Pairs::Packed(p) => unpack(p[r]).1,
+        }
+    }
+}
+
+/// [`Pairs`] of a workspace's buffers.
+#[inline]
+fn pairs_of<'a>(packed: bool, pair: &'a [[f64; 2]], packed_row: &'a [u64]) -> Pairs<'a> {
+    if packed {
+        Pairs::Packed(packed_row)
+    } else {
+        Pairs::Float(pair)
+    }
+}
+
 /// What a row adds to a binary slot's statistics.
 struct RowStats<'a> {
     d: usize,
-    pair: &'a [[f64; 2]],
+    pair: Pairs<'a>,
     y: &'a [u32],
     w: &'a [f64],
 }
@@ -328,7 +371,7 @@ impl RowStats<'_> {
     fn add(&self, stats: &mut [f64], counts: &mut [u32], s: usize, r: usize) {
         counts[s] += 1;
         if self.d == 2 {
-            let [a, b] = self.pair[r];
+            let [a, b] = self.pair.get(r);
             stats[2 * s] += a;
             stats[2 * s + 1] += b;
         } else {
@@ -361,21 +404,71 @@ const SPARE_SLOTS: usize = 8;
 /// exact.
 const EXACT_TOTAL: f64 = 9_007_199_254_740_992.0; // 2^53
 
-/// Whether every weight is a whole number and their sum (in any order)
-/// is exact: the float sum of non-negative whole numbers stays exact
-/// while it is below 2^53 and, summing on, cannot fall back below it once
-/// it is not.
-fn exact_sums(weights: &[f64]) -> bool {
+/// The total of `weights` if every weight is a whole number and their
+/// sum (in any order) is exact: the float sum of non-negative whole
+/// numbers stays exact while it is below 2^53 and, summing on, cannot
+/// fall back below it once it is not.
+fn exact_total(weights: &[f64]) -> Option<f64> {
     let mut total = 0.0;
     let mut whole = true;
     for &w in weights {
-        // (Weights are finite and non-negative; `fract` is a libm call.
-        // Above 2^64 the cast saturates, and the total fails anyway.)
-        whole &= (w as u64) as f64 == w;
+        // (Weights are finite and non-negative; `fract` is a libm call,
+        // casts to integers are several instructions. Below 2^52, adding
+        // and subtracting 2^52 rounds to a whole number; from 2^52 on,
+        // every float is one.)
+        whole &= w >= TWO_52 || (w + TWO_52) - TWO_52 == w;
         total += w;
     }
-    whole && total < EXACT_TOTAL
+    (whole && total < EXACT_TOTAL).then_some(total)
 }
+
+/// 2^52: floats from it on are whole numbers, and adding it to a whole
+/// number below it puts that number in the low mantissa bits.
+const TWO_52: f64 = 4_503_599_627_370_496.0;
+
+/// Largest total weight for which [`Workspace::packed`] holds: a class
+/// weight sum, and a row count (at most the total, every positive whole
+/// weight being at least 1), fit [`PACK_BITS`] bits.
+const PACKED_TOTAL: f64 = (1u64 << PACK_BITS) as f64;
+
+/// Bits of each of the three fields of a packed row ([`pack`]).
+const PACK_BITS: u32 = 21;
+
+/// Mask of one field of a packed row.
+const PACK_MASK: u64 = (1 << PACK_BITS) - 1;
+
+/// A row of class weights `[w0, w1]` (whole numbers) as one integer: the
+/// count 1 in bits 42–63, `w0` in bits 21–41, `w1` in bits 0–20. Sums of
+/// packed rows are the packed sums, field by field, while every field's
+/// sum stays below 2^21 ([`PACKED_TOTAL`]).
+#[inline]
+fn pack([w0, w1]: [f64; 2]) -> u64 {
+    // (`w + 2^52` holds a whole `w` below 2^52 in its low mantissa bits:
+    // cheaper than a cast.)
+    let whole = |w: f64| (w + TWO_52).to_bits() - TWO_52.to_bits();
+    (1 << (2 * PACK_BITS)) | (whole(w0) << PACK_BITS) | whole(w1)
+}
+
+/// The count and class weights of a sum of packed rows; the weights are
+/// whole numbers below 2^21, so these are the floats an exact float sum
+/// of the same rows gives.
+#[inline]
+fn unpack(v: u64) -> (usize, [f64; 2]) {
+    (
+        (v >> (2 * PACK_BITS)) as usize,
+        [
+            ((v >> PACK_BITS) & PACK_MASK) as f64,
+            (v & PACK_MASK) as f64,
+        ],
+    )
+}
+
+/// Copies of the packed histogram of [`Workspace::eval_binned`] in a
+/// large node: row `i` adds to copy `i % HIST_COPIES`, so consecutive
+/// rows with the same code (capital-gain 0 on adult) do not wait on each
+/// other's sums; the copies are added up afterwards (integers: the same
+/// sums).
+const HIST_COPIES: usize = 4;
 
 /// `v` cleared and filled with `len` copies of `x`, keeping its capacity.
 fn refill<T: Clone>(mut v: Vec<T>, len: usize, x: T) -> Vec<T> {
@@ -410,16 +503,27 @@ impl<'a> Workspace<'a> {
             }
         }
         lists.truncate(m * data.orders.len());
-        let mut pair = scratch.pair;
+        let total = match target {
+            TargetRef::Classes { k: 2, .. } => exact_total(weights),
+            _ => None,
+        };
+        let exact = total.is_some();
+        // (Packed sums pay where rows are counted: one-hot columns'
+        // blocks, binned columns' histograms. With neither (magic: every
+        // column presorted) the sorted scans would unpack every row, so
+        // such data keeps the float pairs.)
+        let counted = data.n_binary > 0 || !data.codes.is_empty();
+        let packed = counted && total.is_some_and(|t| t < PACKED_TOTAL);
+        // Each row's two statistics, as floats or (packed sums) packed.
+        let (mut pair, mut packed_row) = (scratch.pair, scratch.packed_row);
         pair.clear();
+        packed_row.clear();
+        let class_pair = |(&c, &w): (&u32, &f64)| if c == 0 { [w, 0.0] } else { [0.0, w] };
         match target {
-            TargetRef::Classes { y, k: 2 } => {
-                pair.extend(
-                    y.iter()
-                        .zip(weights)
-                        .map(|(&c, &w)| if c == 0 { [w, 0.0] } else { [0.0, w] }),
-                )
+            TargetRef::Classes { y, k: 2 } if packed => {
+                packed_row.extend(y.iter().zip(weights).map(|r| pack(class_pair(r))))
             }
+            TargetRef::Classes { y, k: 2 } => pair.extend(y.iter().zip(weights).map(class_pair)),
             TargetRef::Values(y) => pair.extend(y.iter().zip(weights).map(|(&v, &w)| [w, w * v])),
             TargetRef::Classes { .. } => {}
         }
@@ -430,7 +534,10 @@ impl<'a> Workspace<'a> {
         let mut features = scratch.features;
         features.clear();
         features.extend(0..data.p);
-        let exact = matches!(target, TargetRef::Classes { k: 2, .. }) && exact_sums(weights);
+        let mut hist_packed = scratch.hist_packed;
+        if packed {
+            hist_packed = refill(hist_packed, HIST_COPIES * MAX_CODES, 0);
+        }
         Workspace {
             data,
             target,
@@ -470,9 +577,11 @@ impl<'a> Workspace<'a> {
             left: refill(scratch.left, d, 0.0),
             d,
             exact,
-            blocks: exact && (1..=2).contains(&data.mw),
-            block_n: scratch.block_n,
-            block_s: scratch.block_s,
+            blocks: packed && (1..=2).contains(&data.mw),
+            block: scratch.block,
+            packed,
+            packed_row,
+            hist_packed,
             node_block: None,
             spare_rows: scratch.rows,
         }
@@ -500,8 +609,9 @@ impl<'a> Workspace<'a> {
             scan_set: self.scan_set,
             small_bits: self.small_bits,
             small_stats: self.small_stats,
-            block_n: self.block_n,
-            block_s: self.block_s,
+            block: self.block,
+            packed_row: self.packed_row,
+            hist_packed: self.hist_packed,
             hist: self.hist,
             hist_n: self.hist_n,
             present: self.present,
@@ -690,6 +800,7 @@ impl<'a> Workspace<'a> {
         // (Buffers of the workspace: arrays here would be zeroed per node.)
         let bits = &mut self.small_bits[..m_node];
         let stats = &mut self.small_stats[..m_node];
+        let pairs = pairs_of(self.packed, &self.pair, &self.packed_row);
         let (mut any, mut all) = (0u128, !0u128);
         for ((&r, b), st) in self.samples[start..end]
             .iter()
@@ -704,7 +815,7 @@ impl<'a> Workspace<'a> {
             *b = x;
             any |= x;
             all &= x;
-            *st = self.pair[r];
+            *st = pairs.get(r);
         }
         // The features worth a scan (a bitset): not known constant, and
         // many-valued or a binary column varying in the node. A drawn
@@ -725,18 +836,30 @@ impl<'a> Workspace<'a> {
         }
         let mut g = rng.clone();
         let mut pool = data.p;
+        let max_features = self.cfg.max_features;
         let (mut visited, mut non_constant) = (0, 0);
-        while pool > 0 && (visited < self.cfg.max_features || non_constant == 0) {
-            let j = crate::draw::below(&mut g, pool);
-            pool -= 1;
-            self.features.swap(j, pool);
-            let f = self.features[pool];
-            visited += 1;
-            let (q, bit) = (f >> 6, 1u64 << (f & 63));
-            if self.scan_set[q] & bit == 0 {
-                constants[q] |= bit;
-                continue;
+        loop {
+            // Draws until a feature worth a scan (most are not), with the
+            // buffers borrowed once for the run of draws.
+            let (features, scan) = (&mut self.features[..], &self.scan_set[..]);
+            let mut next = None;
+            while pool > 0 && (visited < max_features || non_constant == 0) {
+                let j = crate::draw::below(&mut g, pool);
+                pool -= 1;
+                features.swap(j, pool);
+                let f = features[pool];
+                visited += 1;
+                let (q, bit) = (f >> 6, 1u64 << (f & 63));
+                if scan[q] & bit == 0 {
+                    constants[q] |= bit;
+                } else {
+                    next = Some(f);
+                    break;
+                }
             }
+            let Some(f) = next else {
+                break;
+            };
             if let FeatureClass::Binary { slot, .. } = data.class[f] {
                 let (mut n, mut s0, mut s1) = (0u32, 0.0f64, 0.0f64);
                 let rows = self.small_bits[..m_node]
@@ -774,20 +897,15 @@ impl<'a> Workspace<'a> {
     pub fn count_block(&mut self, pos: usize, start: usize, end: usize) {
         self.ensure_blocks(pos + 1);
         let nb = 64 * self.data.mw;
-        let counts = &mut self.block_n[pos * nb..(pos + 1) * nb];
-        let sums = &mut self.block_s[pos * nb..(pos + 1) * nb];
-        counts.fill(0);
-        sums.fill([0.0; 2]);
-        let (samples, bits, pair) = (&self.samples[start..end], &self.data.row_bits, &self.pair);
-        match (
-            <&mut [u32; 128]>::try_from(&mut *counts),
-            <&mut [[f64; 2]; 128]>::try_from(&mut *sums),
-        ) {
-            (Ok(c), Ok(s)) => count_all_pair::<2, 128>(samples, bits, pair, c, s),
+        let block = &mut self.block[pos * nb..(pos + 1) * nb];
+        block.fill(0);
+        let (samples, bits) = (&self.samples[start..end], &self.data.row_bits);
+        let packed = &self.packed_row;
+        match <&mut [u64; 128]>::try_from(&mut *block) {
+            Ok(b) => count_all_packed::<2, 128>(samples, bits, packed, b),
             _ => {
-                let c = <&mut [u32; 64]>::try_from(counts).expect("one bitmask word");
-                let s = <&mut [[f64; 2]; 64]>::try_from(sums).expect("one bitmask word");
-                count_all_pair::<1, 64>(samples, bits, pair, c, s);
+                let b = <&mut [u64; 64]>::try_from(block).expect("one bitmask word");
+                count_all_packed::<1, 64>(samples, bits, packed, b);
             }
         }
     }
@@ -817,28 +935,20 @@ impl<'a> Workspace<'a> {
             return;
         }
         self.count_block(at + 1, lo, hi);
-        // (Only the first `n_binary` slots of a block are used.)
+        // (Only the first `n_binary` slots of a block are used. A child's
+        // fields are at most the node's, so the packed difference is the
+        // difference of each field.)
         let (nb, used) = (64 * self.data.mw, self.data.n_binary);
-        let (node_n, child_n) = self.block_n[at * nb..(at + 2) * nb].split_at_mut(nb);
-        let (node_s, child_s) = self.block_s[at * nb..(at + 2) * nb].split_at_mut(nb);
-        let (node_n, child_n) = (&mut node_n[..used], &mut child_n[..used]);
-        let (node_s, child_s) = (&mut node_s[..used], &mut child_s[..used]);
-        let sub = |p: [f64; 2], c: [f64; 2]| [p[0] - c[0], p[1] - c[1]];
+        let (node, child) = self.block[at * nb..(at + 2) * nb].split_at_mut(nb);
+        let (node, child) = (&mut node[..used], &mut child[..used]);
         if left_smaller {
             // Right = node − left, in the node's place.
-            node_n.iter_mut().zip(&*child_n).for_each(|(p, c)| *p -= c);
-            node_s
-                .iter_mut()
-                .zip(&*child_s)
-                .for_each(|(p, &c)| *p = sub(*p, c));
+            node.iter_mut().zip(&*child).for_each(|(p, c)| *p -= c);
         } else {
             // The right side was counted: it takes the node's place, the
             // left = node − right the next.
-            for (p, c) in node_n.iter_mut().zip(child_n) {
+            for (p, c) in node.iter_mut().zip(child) {
                 (*p, *c) = (*c, *p - *c);
-            }
-            for (p, c) in node_s.iter_mut().zip(child_s) {
-                (*p, *c) = (*c, sub(*p, *c));
             }
         }
     }
@@ -846,9 +956,8 @@ impl<'a> Workspace<'a> {
     /// Room for count blocks at stack positions `0..positions`.
     fn ensure_blocks(&mut self, positions: usize) {
         let nb = 64 * self.data.mw;
-        if self.block_n.len() < positions * nb {
-            self.block_n.resize(positions * nb, 0);
-            self.block_s.resize(positions * nb, [0.0; 2]);
+        if self.block.len() < positions * nb {
+            self.block.resize(positions * nb, 0);
         }
     }
 
@@ -972,10 +1081,12 @@ impl<'a> Workspace<'a> {
                 }
                 let m_node = end - start;
                 let d = self.d;
+                let unpacked;
                 let (nb, bit) = match self.node_block {
                     Some(pos) => {
-                        let i = pos * 64 * self.data.mw + slot;
-                        (self.block_n[i] as usize, &self.block_s[i][..])
+                        let (n, sums) = unpack(self.block[pos * 64 * self.data.mw + slot]);
+                        unpacked = sums;
+                        (n, &unpacked[..])
                     }
                     None => (
                         self.bin_n[slot] as usize,
@@ -1036,7 +1147,13 @@ impl<'a> Workspace<'a> {
                 let w = self.weights;
                 match self.target {
                     TargetRef::Classes { k: 2, .. } if !self.cfg.entropy => {
-                        scan_gini2(seg, &self.pair, tot, msl, mwl, best, f)
+                        match pairs_of(self.packed, &self.pair, &self.packed_row) {
+                            Pairs::Float(p) => scan_gini2(seg, |r| p[r], tot, msl, mwl, best, f),
+                            Pairs::Packed(p) => {
+                                let get = |r: usize| unpack(p[r]).1;
+                                scan_gini2(seg, get, tot, msl, mwl, best, f)
+                            }
+                        }
                     }
                     TargetRef::Classes { y, .. } => {
                         let ent = self.cfg.entropy;
@@ -1096,17 +1213,27 @@ impl<'a> Workspace<'a> {
         let counts: &mut [u32] = &mut self.bin_n;
         if d == 2 && mw <= 2 {
             let m = u128::from(mask[0]) | mask.get(1).map_or(0, |&h| u128::from(h) << 64);
-            let pair = &self.pair;
-            if mw == 2 {
-                count_rows_pair::<2>(samples, bits, m, pair, stats, counts, n_binary);
-            } else {
-                count_rows_pair::<1>(samples, bits, m, pair, stats, counts, n_binary);
+            match (pairs_of(self.packed, &self.pair, &self.packed_row), mw) {
+                (Pairs::Float(p), 2) => {
+                    count_rows_pair::<2>(samples, bits, m, |r| p[r], stats, counts, n_binary)
+                }
+                (Pairs::Float(p), _) => {
+                    count_rows_pair::<1>(samples, bits, m, |r| p[r], stats, counts, n_binary)
+                }
+                (Pairs::Packed(p), 2) => {
+                    let get = |r: usize| unpack(p[r]).1;
+                    count_rows_pair::<2>(samples, bits, m, get, stats, counts, n_binary)
+                }
+                (Pairs::Packed(p), _) => {
+                    let get = |r: usize| unpack(p[r]).1;
+                    count_rows_pair::<1>(samples, bits, m, get, stats, counts, n_binary)
+                }
             }
             return;
         }
         let rows = RowStats {
             d,
-            pair: &self.pair,
+            pair: pairs_of(self.packed, &self.pair, &self.packed_row),
             y: match self.target {
                 TargetRef::Classes { y, .. } => y,
                 TargetRef::Values(_) => &[],
@@ -1163,7 +1290,7 @@ impl<'a> Workspace<'a> {
         }
         let rows = RowStats {
             d: self.d,
-            pair: &self.pair,
+            pair: pairs_of(self.packed, &self.pair, &self.packed_row),
             y: match self.target {
                 TargetRef::Classes { y, .. } => y,
                 TargetRef::Values(_) => &[],
@@ -1186,7 +1313,7 @@ impl<'a> Workspace<'a> {
                         while x != 0 {
                             let r = 64 * (lo + k) + x.trailing_zeros() as usize;
                             x &= x - 1;
-                            let [a, b] = rows.pair[r];
+                            let [a, b] = rows.pair.get(r);
                             n += 1;
                             s0 += a;
                             s1 += b;
@@ -1243,6 +1370,40 @@ impl<'a> Workspace<'a> {
         // read-modify-write a row).
         let sweep = len >= 2 * values.len();
         let mut seen = [0u64; MAX_CODES / 64];
+        self.present.clear();
+        self.pn.clear();
+        self.pstats.clear();
+        if self.packed {
+            // One integer add a row; the codes present and their
+            // unpacked sums are compacted as below.
+            let hist = &mut self.hist_packed[..HIST_COPIES * MAX_CODES];
+            let packed = &self.packed_row;
+            if sweep {
+                histogram_packed(samples, codes, packed, hist, values.len());
+                for (c, &v) in hist[..values.len()].iter().enumerate() {
+                    seen[c >> 6] |= u64::from(v != 0) << (c & 63);
+                }
+            } else {
+                let hist = &mut hist[..MAX_CODES];
+                for &r in samples {
+                    let c = usize::from(codes[r as usize]);
+                    seen[c >> 6] |= 1 << (c & 63);
+                    hist[c] += packed[r as usize];
+                }
+            }
+            for (q, &word) in seen.iter().enumerate() {
+                let mut m = word;
+                while m != 0 {
+                    let c = 64 * q + m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let (n, [a, b]) = unpack(std::mem::take(&mut hist[c]));
+                    self.present.push(c as u16);
+                    self.pn.push(n as u32);
+                    self.pstats.extend([a, b]);
+                }
+            }
+            return self.scan_codes(f, values, len, tot, mwl, best);
+        }
         let hist_n = &mut self.hist_n[..MAX_CODES];
         if d == 2 {
             let hist = &mut self.hist[..2 * MAX_CODES];
@@ -1266,9 +1427,6 @@ impl<'a> Workspace<'a> {
                 seen[c >> 6] |= u64::from(k > 0) << (c & 63);
             }
         }
-        self.present.clear();
-        self.pn.clear();
-        self.pstats.clear();
         for (q, &word) in seen.iter().enumerate() {
             let mut m = word;
             while m != 0 {
@@ -1284,6 +1442,23 @@ impl<'a> Workspace<'a> {
                 }
             }
         }
+        self.scan_codes(f, values, len, tot, mwl, best)
+    }
+
+    /// The scan of [`Workspace::eval_binned`] over the codes present in
+    /// the node (`present`, with their counts `pn` and statistics
+    /// `pstats`, `values` the codes' values); returns false when the
+    /// feature is constant in the node of `len` rows.
+    fn scan_codes(
+        &mut self,
+        f: usize,
+        values: &[f32],
+        len: usize,
+        tot: &Totals,
+        mwl: f64,
+        best: &mut Best,
+    ) -> bool {
+        let d = self.d;
         let (Some(&lo), Some(&hi)) = (self.present.first(), self.present.last()) else {
             return false;
         };
@@ -1643,6 +1818,39 @@ fn histogram_pair<const MARK: bool>(
     }
 }
 
+/// The packed histogram of [`Workspace::eval_binned`] in a node with
+/// many rows per code: row `i` adds its packed statistics to copy `i %
+/// HIST_COPIES` of `hist` (copies of `MAX_CODES`), and the copies of the
+/// first `n_codes` codes are then added into the first (integers: the
+/// same sums in any order) and cleared.
+fn histogram_packed(
+    samples: &[u32],
+    codes: &[u8],
+    packed: &[u64],
+    hist: &mut [u64],
+    n_codes: usize,
+) {
+    let hist: &mut [u64; HIST_COPIES * MAX_CODES] = (&mut hist[..HIST_COPIES * MAX_CODES])
+        .try_into()
+        .expect("histogram copies");
+    let mut chunks = samples.chunks_exact(HIST_COPIES);
+    for chunk in &mut chunks {
+        for (k, &r) in chunk.iter().enumerate() {
+            let c = usize::from(codes[r as usize]);
+            hist[k * MAX_CODES + c] += packed[r as usize];
+        }
+    }
+    for &r in chunks.remainder() {
+        hist[usize::from(codes[r as usize])] += packed[r as usize];
+    }
+    let (first, rest) = hist.split_at_mut(MAX_CODES);
+    for copy in rest.chunks_exact_mut(MAX_CODES) {
+        for (h, c) in first[..n_codes].iter_mut().zip(&mut copy[..n_codes]) {
+            *h += std::mem::take(c);
+        }
+    }
+}
+
 /// Stably moves the rows of `seg` with `goes_left(marks, row)` to its
 /// front (those going right wait in `tmp`, as long as `seg`), records
 /// each row's side in `marks`, and calls `visit(row, left)` for every row
@@ -1695,7 +1903,7 @@ fn count_rows_pair<const MW: usize>(
     samples: &[u32],
     bits: &[u64],
     mask: u128,
-    pair: &[[f64; 2]],
+    pair: impl Fn(usize) -> [f64; 2],
     stats: &mut [f64],
     counts: &mut [u32],
     n_binary: usize,
@@ -1714,7 +1922,7 @@ fn count_rows_pair<const MW: usize>(
         } else {
             x.trailing_zeros() as usize
         };
-        let [a, b] = pair[r];
+        let [a, b] = pair(r);
         counts[s] += 1;
         stats[2 * s] += a;
         stats[2 * s + 1] += b;
@@ -1730,28 +1938,26 @@ fn count_rows_pair<const MW: usize>(
     }
 }
 
-/// Counts every binary slot over `samples` for two statistics a row
-/// (`pair`) and `MW` bitmask words a row (`S` = 64 · `MW` slots): per
-/// slot, the number of rows holding it and their sums, in row order.
-fn count_all_pair<const MW: usize, const S: usize>(
+/// Counts every binary slot over `samples` for packed rows (`packed`,
+/// [`pack`]) and `MW` bitmask words a row (`S` = 64 · `MW` slots): per
+/// slot, the packed sum of the rows holding it (one integer add a row
+/// and slot).
+fn count_all_packed<const MW: usize, const S: usize>(
     samples: &[u32],
     bits: &[u64],
-    pair: &[[f64; 2]],
-    counts: &mut [u32; S],
-    sums: &mut [[f64; 2]; S],
+    packed: &[u64],
+    block: &mut [u64; S],
 ) {
     for &r in samples {
         let r = r as usize;
-        let [a, b] = pair[r];
+        let v = packed[r];
         for (q, &word) in bits[r * MW..r * MW + MW].iter().enumerate() {
             let mut x = word;
             while x != 0 {
                 // (Below S: no bounds check.)
                 let s = (64 * q + x.trailing_zeros() as usize) & (S - 1);
                 x &= x - 1;
-                counts[s] += 1;
-                sums[s][0] += a;
-                sums[s][1] += b;
+                block[s] += v;
             }
         }
     }
@@ -1826,7 +2032,7 @@ fn class_proxy(entropy: bool, left: &[f64], tot: &[f64], wl: f64, wr: f64) -> f6
 #[allow(clippy::too_many_arguments)]
 fn scan_gini2(
     seg: &[Entry],
-    pair: &[[f64; 2]],
+    pair: impl Fn(usize) -> [f64; 2],
     tot: &Totals,
     msl: usize,
     mwl: f64,
@@ -1849,7 +2055,7 @@ fn scan_gini2(
     let mut floor = best.proxy + tot.w - margin;
     for i in 0..m - 1 {
         let (cur, r) = seg[i];
-        let [a, b] = pair[r as usize];
+        let [a, b] = pair(r as usize);
         l0 += a;
         l1 += b;
         wl += a + b;
