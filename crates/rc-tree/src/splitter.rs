@@ -176,7 +176,8 @@ fn first_two(v: &[f64]) -> [f64; 2] {
     ]
 }
 
-/// Buffers of one tree build, reused by every node.
+/// One tree build: its data, settings and per-tree state; the buffers
+/// every node reuses are in [`Scratch`].
 pub(crate) struct Workspace<'a> {
     pub data: &'a Prepared,
     pub target: TargetRef<'a>,
@@ -184,24 +185,62 @@ pub(crate) struct Workspace<'a> {
     pub cfg: &'a TreeConfig,
     /// Rows with positive weight.
     pub m: usize,
+    /// Whether `buf.samples` is the buffer that was `buf.alt` when the
+    /// tree started.
+    alt_current: bool,
+    /// Whether the current node's segments of `buf.lists` are in value
+    /// order. When not (the builder stops partitioning the lists below a
+    /// node size), a sorted feature drawn at the node has its segment
+    /// sorted from the rows' ranks: the same order, so the same splits.
+    pub lists_valid: bool,
+    /// Stamp of the node being searched (see `Scratch::bin_stamp`).
+    stamp: u32,
+    all_features: bool,
+    /// Width of a binary feature's statistics (k, or 2 for regression).
+    d: usize,
+    /// Two classes and whole-number weights totalling less than 2^53:
+    /// every partial sum of class weights is an exact integer, so any
+    /// order of summation gives the same floats, and a split's sides can
+    /// be taken from the scan that found it ([`Best::left`]) and the
+    /// node's totals instead of being summed again.
+    exact: bool,
+    /// Whether nodes of more than [`SMALL_NODE`] rows keep count blocks
+    /// (packed sums, one or two bitmask words): per binary slot, the count
+    /// and class weights of the node's rows holding it, one block per
+    /// position of the builder's stack of pending nodes (`64 · mw` slots a
+    /// block, so the counting loop needs no bounds checks). A node
+    /// split counts its smaller child's rows and takes the larger child's
+    /// block as its own minus the smaller's (exact, so the same floats as
+    /// counting), instead of counting its drawn columns over its rows.
+    blocks: bool,
+    /// Sums exact, the total weight below [`PACKED_TOTAL`], and some
+    /// binary or binned columns: a row's count and class weights fit one
+    /// integer ([`pack`]), so counting (count blocks, binned histograms)
+    /// adds one integer a row instead of a count and two floats, in any
+    /// order, and each row's statistics take 8 bytes instead of 16
+    /// (`buf.pair` stays empty; see [`Pairs`]).
+    packed: bool,
+    /// The stack position of the current node's block, if it has one.
+    pub node_block: Option<usize>,
+    /// The buffers.
+    buf: Scratch,
+}
+
+/// Reusable buffers of tree building (kept between the trees an ensemble
+/// grows on one thread, so large buffers are not reallocated per tree);
+/// a [`Workspace`] holds them while it grows a tree.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
     /// The rows of every node, contiguous per node (in increasing row
     /// order); the current node's are here, others may be in `alt`.
-    pub samples: Vec<u32>,
+    samples: Vec<u32>,
     /// The other row buffer: an exact split partitions the node's rows
     /// into the same range here and swaps the two
     /// ([`Workspace::partition_rows`]).
     alt: Vec<u32>,
-    /// Whether `samples` is the buffer that was `alt` when the tree
-    /// started.
-    alt_current: bool,
     /// Per sorted slot, the rows ordered by value within every node whose
     /// lists are kept (see [`Workspace::lists_valid`]).
     lists: Vec<Entry>,
-    /// Whether the current node's segments of `lists` are in value order.
-    /// When not (the builder stops partitioning the lists below a node
-    /// size), a sorted feature drawn at the node has its segment sorted
-    /// from the rows' ranks: the same order, so the same splits.
-    pub lists_valid: bool,
     tmp: Vec<u32>,
     tmp_entries: Vec<Entry>,
     /// Per row `[w · [y = 0], w · [y = 1]]` (two classes) or `[w, w · y]`
@@ -212,7 +251,6 @@ pub(crate) struct Workspace<'a> {
     bin_n: Vec<u32>,
     /// Node stamp at which each binary slot's statistics were computed.
     bin_stamp: Vec<u32>,
-    stamp: u32,
     /// The binary slots [`Workspace::count_binary`] counts (`mw` words).
     count_mask: Vec<u64>,
     /// The rows of the node being counted, as a bitmask over all rows
@@ -234,6 +272,13 @@ pub(crate) struct Workspace<'a> {
     /// ([`Workspace::draw_small`]; [`SMALL_NODE`] entries).
     small_bits: Vec<u128>,
     small_stats: Vec<[f64; 2]>,
+    /// The count blocks, packed ([`pack`]).
+    block: Vec<u64>,
+    /// Per row, [`pack`] of its class weights (packed sums only).
+    packed_row: Vec<u64>,
+    /// [`HIST_COPIES`] packed histograms over all codes (packed sums
+    /// only; all zero between uses).
+    hist_packed: Vec<u64>,
     /// Binned features: full histogram, and compact statistics of the
     /// codes present in the node.
     hist: Vec<f64>,
@@ -241,82 +286,10 @@ pub(crate) struct Workspace<'a> {
     present: Vec<u16>,
     pn: Vec<u32>,
     pstats: Vec<f64>,
-    all_features: bool,
+    /// The feature array the draws permute (kept across a tree's nodes).
     features: Vec<usize>,
     /// scikit-learn's `constant_features` array (its sampling mode only).
     constant_features: Vec<usize>,
-    left: Vec<f64>,
-    /// Width of a binary feature's statistics (k, or 2 for regression).
-    d: usize,
-    /// Two classes and whole-number weights totalling less than 2^53:
-    /// every partial sum of class weights is an exact integer, so any
-    /// order of summation gives the same floats, and a split's sides can
-    /// be taken from the scan that found it ([`Best::left`]) and the
-    /// node's totals instead of being summed again.
-    exact: bool,
-    /// Whether nodes of more than [`SMALL_NODE`] rows keep count blocks
-    /// (exact sums, one or two bitmask words): per binary slot, the count
-    /// and class weights of the node's rows holding it, one block per
-    /// position of the builder's stack of pending nodes (`64 · mw` slots a
-    /// block, so the counting loop needs no bounds checks). A node
-    /// split counts its smaller child's rows and takes the larger child's
-    /// block as its own minus the smaller's (exact, so the same floats as
-    /// counting), instead of counting its drawn columns over its rows.
-    blocks: bool,
-    /// The count blocks, packed ([`pack`]).
-    block: Vec<u64>,
-    /// Sums exact, the total weight below [`PACKED_TOTAL`], and some
-    /// binary or binned columns: a row's count and class weights fit one
-    /// integer ([`pack`]), so counting (count blocks, binned histograms)
-    /// adds one integer a row instead of a count and two floats, in any
-    /// order, and each row's statistics take 8 bytes instead of 16
-    /// (`pair` stays empty; see [`Pairs`]).
-    packed: bool,
-    /// Per row, [`pack`] of its class weights (packed sums only).
-    packed_row: Vec<u64>,
-    /// [`HIST_COPIES`] packed histograms over all codes (packed sums
-    /// only; all zero between uses).
-    hist_packed: Vec<u64>,
-    /// The stack position of the current node's block, if it has one.
-    pub node_block: Option<usize>,
-    /// [`Scratch::rows`], kept for the next tree.
-    spare_rows: Vec<u32>,
-}
-
-/// Reusable buffers of tree building (kept between the trees an ensemble
-/// grows on one thread, so large buffers are not reallocated per tree).
-#[derive(Debug, Default)]
-pub(crate) struct Scratch {
-    samples: Vec<u32>,
-    alt: Vec<u32>,
-    lists: Vec<Entry>,
-    tmp: Vec<u32>,
-    tmp_entries: Vec<Entry>,
-    /// Per row `[w · [y = 0], w · [y = 1]]` (two classes) or `[w, w · y]`
-    /// (regression): one load gives a sorted scan what it needs.
-    pair: Vec<[f64; 2]>,
-    goes_left: Vec<bool>,
-    bin_stats: Vec<f64>,
-    bin_n: Vec<u32>,
-    bin_stamp: Vec<u32>,
-    count_mask: Vec<u64>,
-    members: Vec<u64>,
-    rank_bits: Vec<u64>,
-    drawn: Vec<usize>,
-    span_any: Vec<u64>,
-    span_all: Vec<u64>,
-    scan_set: Vec<u64>,
-    small_bits: Vec<u128>,
-    small_stats: Vec<[f64; 2]>,
-    block: Vec<u64>,
-    packed_row: Vec<u64>,
-    hist_packed: Vec<u64>,
-    hist: Vec<f64>,
-    hist_n: Vec<u32>,
-    present: Vec<u16>,
-    pn: Vec<u32>,
-    pstats: Vec<f64>,
-    features: Vec<usize>,
     left: Vec<f64>,
     /// Rows routed through a grown tree to count its coverage (ensembles).
     pub rows: Vec<u32>,
@@ -471,10 +444,9 @@ fn unpack(v: u64) -> (usize, [f64; 2]) {
 const HIST_COPIES: usize = 4;
 
 /// `v` cleared and filled with `len` copies of `x`, keeping its capacity.
-fn refill<T: Clone>(mut v: Vec<T>, len: usize, x: T) -> Vec<T> {
+fn refill<T: Clone>(v: &mut Vec<T>, len: usize, x: T) {
     v.clear();
     v.resize(len, x);
-    v
 }
 
 impl<'a> Workspace<'a> {
@@ -483,26 +455,25 @@ impl<'a> Workspace<'a> {
         target: TargetRef<'a>,
         weights: &'a [f64],
         cfg: &'a TreeConfig,
-        scratch: Scratch,
+        mut buf: Scratch,
     ) -> Self {
-        let mut samples = scratch.samples;
-        samples.clear();
-        samples.extend((0..data.n as u32).filter(|&i| weights[i as usize] > 0.0));
-        let m = samples.len();
+        buf.samples.clear();
+        buf.samples
+            .extend((0..data.n as u32).filter(|&i| weights[i as usize] > 0.0));
+        let m = buf.samples.len();
         // (Written before it is read: no need to clear it.)
-        let mut alt = scratch.alt;
-        alt.resize(m, 0);
-        let mut lists = refill(scratch.lists, m * data.orders.len() + 1, (0.0, 0));
+        buf.alt.resize(m, 0);
+        refill(&mut buf.lists, m * data.orders.len() + 1, (0.0, 0));
         for (s, order) in data.orders.iter().enumerate() {
             // Branch-free filter of the rows with positive weight.
-            let out = &mut lists[s * m..s * m + m + 1];
+            let out = &mut buf.lists[s * m..s * m + m + 1];
             let mut k = 0;
             for &e in order {
                 out[k] = e;
                 k += usize::from(weights[e.1 as usize] > 0.0);
             }
         }
-        lists.truncate(m * data.orders.len());
+        buf.lists.truncate(m * data.orders.len());
         let total = match target {
             TargetRef::Classes { k: 2, .. } => exact_total(weights),
             _ => None,
@@ -515,113 +486,71 @@ impl<'a> Workspace<'a> {
         let counted = data.n_binary > 0 || !data.codes.is_empty();
         let packed = counted && total.is_some_and(|t| t < PACKED_TOTAL);
         // Each row's two statistics, as floats or (packed sums) packed.
-        let (mut pair, mut packed_row) = (scratch.pair, scratch.packed_row);
-        pair.clear();
-        packed_row.clear();
+        buf.pair.clear();
+        buf.packed_row.clear();
         let class_pair = |(&c, &w): (&u32, &f64)| if c == 0 { [w, 0.0] } else { [0.0, w] };
         match target {
-            TargetRef::Classes { y, k: 2 } if packed => {
-                packed_row.extend(y.iter().zip(weights).map(|r| pack(class_pair(r))))
+            TargetRef::Classes { y, k: 2 } if packed => buf
+                .packed_row
+                .extend(y.iter().zip(weights).map(|r| pack(class_pair(r)))),
+            TargetRef::Classes { y, k: 2 } => {
+                buf.pair.extend(y.iter().zip(weights).map(class_pair))
             }
-            TargetRef::Classes { y, k: 2 } => pair.extend(y.iter().zip(weights).map(class_pair)),
-            TargetRef::Values(y) => pair.extend(y.iter().zip(weights).map(|(&v, &w)| [w, w * v])),
+            TargetRef::Values(y) => buf
+                .pair
+                .extend(y.iter().zip(weights).map(|(&v, &w)| [w, w * v])),
             TargetRef::Classes { .. } => {}
         }
         let d = match target {
             TargetRef::Classes { k, .. } => k,
             TargetRef::Values(_) => 2,
         };
-        let mut features = scratch.features;
-        features.clear();
-        features.extend(0..data.p);
-        let mut hist_packed = scratch.hist_packed;
+        buf.features.clear();
+        buf.features.extend(0..data.p);
         if packed {
-            hist_packed = refill(hist_packed, HIST_COPIES * MAX_CODES, 0);
+            refill(&mut buf.hist_packed, HIST_COPIES * MAX_CODES, 0);
         }
+        refill(&mut buf.tmp, m, 0);
+        refill(&mut buf.tmp_entries, m, (0.0, 0));
+        refill(&mut buf.goes_left, data.n, false);
+        refill(&mut buf.bin_stats, (data.n_binary + SPARE_SLOTS) * d, 0.0);
+        refill(&mut buf.bin_n, data.n_binary + SPARE_SLOTS, 0);
+        refill(&mut buf.bin_stamp, data.n_binary, 0);
+        refill(&mut buf.count_mask, data.mw, 0);
+        refill(&mut buf.members, data.nw, 0);
+        refill(&mut buf.rank_bits, data.nw, 0);
+        refill(&mut buf.span_any, data.mw, 0);
+        refill(&mut buf.span_all, data.mw, 0);
+        refill(&mut buf.scan_set, data.p.div_ceil(64), 0);
+        refill(&mut buf.small_bits, SMALL_NODE, 0);
+        refill(&mut buf.small_stats, SMALL_NODE, [0.0; 2]);
+        refill(&mut buf.hist, MAX_CODES * d, 0.0);
+        refill(&mut buf.hist_n, MAX_CODES, 0);
+        refill(&mut buf.constant_features, data.p, 0);
+        refill(&mut buf.left, d, 0.0);
+        buf.nodes_hint = 0;
         Workspace {
             data,
             target,
             weights,
             cfg,
             m,
-            samples,
-            alt,
             alt_current: false,
-            lists,
             lists_valid: true,
-            tmp: refill(scratch.tmp, m, 0),
-            tmp_entries: refill(scratch.tmp_entries, m, (0.0, 0)),
-            pair,
-            goes_left: refill(scratch.goes_left, data.n, false),
-            bin_stats: refill(scratch.bin_stats, (data.n_binary + SPARE_SLOTS) * d, 0.0),
-            bin_n: refill(scratch.bin_n, data.n_binary + SPARE_SLOTS, 0),
-            bin_stamp: refill(scratch.bin_stamp, data.n_binary, 0),
             stamp: 0,
-            count_mask: refill(scratch.count_mask, data.mw, 0),
-            members: refill(scratch.members, data.nw, 0),
-            rank_bits: refill(scratch.rank_bits, data.nw, 0),
-            drawn: scratch.drawn,
-            span_any: refill(scratch.span_any, data.mw, 0),
-            span_all: refill(scratch.span_all, data.mw, 0),
-            scan_set: refill(scratch.scan_set, data.p.div_ceil(64), 0),
-            small_bits: refill(scratch.small_bits, SMALL_NODE, 0),
-            small_stats: refill(scratch.small_stats, SMALL_NODE, [0.0; 2]),
-            hist: refill(scratch.hist, MAX_CODES * d, 0.0),
-            hist_n: refill(scratch.hist_n, MAX_CODES, 0),
-            present: scratch.present,
-            pn: scratch.pn,
-            pstats: scratch.pstats,
             all_features: cfg.max_features >= data.p,
-            features,
-            constant_features: vec![0; data.p],
-            left: refill(scratch.left, d, 0.0),
             d,
             exact,
             blocks: packed && (1..=2).contains(&data.mw),
-            block: scratch.block,
             packed,
-            packed_row,
-            hist_packed,
             node_block: None,
-            spare_rows: scratch.rows,
+            buf,
         }
     }
 
     /// Gives the buffers back for the next tree.
     pub fn into_scratch(self) -> Scratch {
-        Scratch {
-            samples: self.samples,
-            alt: self.alt,
-            lists: self.lists,
-            tmp: self.tmp,
-            tmp_entries: self.tmp_entries,
-            pair: self.pair,
-            goes_left: self.goes_left,
-            bin_stats: self.bin_stats,
-            bin_n: self.bin_n,
-            bin_stamp: self.bin_stamp,
-            count_mask: self.count_mask,
-            members: self.members,
-            rank_bits: self.rank_bits,
-            drawn: self.drawn,
-            span_any: self.span_any,
-            span_all: self.span_all,
-            scan_set: self.scan_set,
-            small_bits: self.small_bits,
-            small_stats: self.small_stats,
-            block: self.block,
-            packed_row: self.packed_row,
-            hist_packed: self.hist_packed,
-            hist: self.hist,
-            hist_n: self.hist_n,
-            present: self.present,
-            pn: self.pn,
-            pstats: self.pstats,
-            features: self.features,
-            left: self.left,
-            rows: self.spare_rows,
-            nodes_hint: 0,
-        }
+        self.buf
     }
 
     /// Weighted totals of the rows `samples[start..end]`.
@@ -631,7 +560,7 @@ impl<'a> Workspace<'a> {
             TargetRef::Classes { y, k } => {
                 let mut stats = Stats::zeros(k);
                 let mut wt = 0.0;
-                for &r in &self.samples[start..end] {
+                for &r in &self.buf.samples[start..end] {
                     let r = r as usize;
                     stats[y[r] as usize] += w[r];
                     wt += w[r];
@@ -644,7 +573,7 @@ impl<'a> Workspace<'a> {
             }
             TargetRef::Values(y) => {
                 let (mut wt, mut s, mut sq) = (0.0, 0.0, 0.0);
-                for &r in &self.samples[start..end] {
+                for &r in &self.buf.samples[start..end] {
                     let r = r as usize;
                     let wy = w[r] * y[r];
                     wt += w[r];
@@ -704,26 +633,26 @@ impl<'a> Workspace<'a> {
             // node's rows; they are then scanned in draw order.
             let mut pool = p;
             let first = self.cfg.max_features.min(p);
-            self.drawn.clear();
-            self.count_mask.iter_mut().for_each(|m| *m = 0);
+            self.buf.drawn.clear();
+            self.buf.count_mask.iter_mut().for_each(|m| *m = 0);
             for _ in 0..first {
                 let j = crate::draw::below(rng, pool);
                 pool -= 1;
-                self.features.swap(j, pool);
-                let f = self.features[pool];
-                self.drawn.push(f);
+                self.buf.features.swap(j, pool);
+                let f = self.buf.features[pool];
+                self.buf.drawn.push(f);
                 if let FeatureClass::Binary { slot, .. } = self.data.class[f] {
                     if !known(constants, f) {
-                        self.count_mask[slot >> 6] |= 1 << (slot & 63);
+                        self.buf.count_mask[slot >> 6] |= 1 << (slot & 63);
                     }
                 }
             }
-            if self.node_block.is_none() && self.count_mask.iter().any(|&m| m != 0) {
+            if self.node_block.is_none() && self.buf.count_mask.iter().any(|&m| m != 0) {
                 self.count_binary(start, end);
             }
             let mut non_constant = 0;
             for t in 0..first {
-                let f = self.drawn[t];
+                let f = self.buf.drawn[t];
                 if known(constants, f) {
                     continue;
                 }
@@ -743,8 +672,8 @@ impl<'a> Workspace<'a> {
             while pool > 0 && (visited < self.cfg.max_features || non_constant == 0) {
                 let j = crate::draw::below(rng, pool);
                 pool -= 1;
-                self.features.swap(j, pool);
-                let f = self.features[pool];
+                self.buf.features.swap(j, pool);
+                let f = self.buf.features[pool];
                 visited += 1;
                 if known(constants, f) {
                     continue;
@@ -758,7 +687,7 @@ impl<'a> Workspace<'a> {
                         spanned = true;
                     }
                     let (q, bit) = (slot >> 6, 1u64 << (slot & 63));
-                    if self.span_any[q] & bit == 0 || self.span_all[q] & bit != 0 {
+                    if self.buf.span_any[q] & bit == 0 || self.buf.span_all[q] & bit != 0 {
                         constants[f >> 6] |= 1 << (f & 63);
                         continue;
                     }
@@ -798,11 +727,11 @@ impl<'a> Workspace<'a> {
         let mw = data.mw;
         let m_node = end - start;
         // (Buffers of the workspace: arrays here would be zeroed per node.)
-        let bits = &mut self.small_bits[..m_node];
-        let stats = &mut self.small_stats[..m_node];
-        let pairs = pairs_of(self.packed, &self.pair, &self.packed_row);
+        let bits = &mut self.buf.small_bits[..m_node];
+        let stats = &mut self.buf.small_stats[..m_node];
+        let pairs = pairs_of(self.packed, &self.buf.pair, &self.buf.packed_row);
         let (mut any, mut all) = (0u128, !0u128);
-        for ((&r, b), st) in self.samples[start..end]
+        for ((&r, b), st) in self.buf.samples[start..end]
             .iter()
             .zip(&mut *bits)
             .zip(&mut *stats)
@@ -823,7 +752,7 @@ impl<'a> Workspace<'a> {
         // passed, instead of three unpredictable ones (known constant?
         // binary? varying?).
         let varying = any & !all;
-        let scan = &mut self.scan_set;
+        let scan = &mut self.buf.scan_set;
         scan.copy_from_slice(&data.many_valued);
         let mut v = varying;
         while v != 0 {
@@ -841,7 +770,7 @@ impl<'a> Workspace<'a> {
         loop {
             // Draws until a feature worth a scan (most are not), with the
             // buffers borrowed once for the run of draws.
-            let (features, scan) = (&mut self.features[..], &self.scan_set[..]);
+            let (features, scan) = (&mut self.buf.features[..], &self.buf.scan_set[..]);
             let mut next = None;
             while pool > 0 && (visited < max_features || non_constant == 0) {
                 let j = crate::draw::below(&mut g, pool);
@@ -862,9 +791,9 @@ impl<'a> Workspace<'a> {
             };
             if let FeatureClass::Binary { slot, .. } = data.class[f] {
                 let (mut n, mut s0, mut s1) = (0u32, 0.0f64, 0.0f64);
-                let rows = self.small_bits[..m_node]
+                let rows = self.buf.small_bits[..m_node]
                     .iter()
-                    .zip(&self.small_stats[..m_node]);
+                    .zip(&self.buf.small_stats[..m_node]);
                 for (&b, &[a, c]) in rows {
                     if (b >> slot) & 1 != 0 {
                         n += 1;
@@ -872,10 +801,10 @@ impl<'a> Workspace<'a> {
                         s1 += c;
                     }
                 }
-                self.bin_stamp[slot] = self.stamp;
-                self.bin_n[slot] = n;
-                self.bin_stats[2 * slot] = s0;
-                self.bin_stats[2 * slot + 1] = s1;
+                self.buf.bin_stamp[slot] = self.stamp;
+                self.buf.bin_n[slot] = n;
+                self.buf.bin_stats[2 * slot] = s0;
+                self.buf.bin_stats[2 * slot + 1] = s1;
             }
             if self.eval_feature(f, start, end, tot, min_weight_leaf, best) {
                 non_constant += 1;
@@ -897,10 +826,10 @@ impl<'a> Workspace<'a> {
     pub fn count_block(&mut self, pos: usize, start: usize, end: usize) {
         self.ensure_blocks(pos + 1);
         let nb = 64 * self.data.mw;
-        let block = &mut self.block[pos * nb..(pos + 1) * nb];
+        let block = &mut self.buf.block[pos * nb..(pos + 1) * nb];
         block.fill(0);
-        let (samples, bits) = (&self.samples[start..end], &self.data.row_bits);
-        let packed = &self.packed_row;
+        let (samples, bits) = (&self.buf.samples[start..end], &self.data.row_bits);
+        let packed = &self.buf.packed_row;
         match <&mut [u64; 128]>::try_from(&mut *block) {
             Ok(b) => count_all_packed::<2, 128>(samples, bits, packed, b),
             _ => {
@@ -939,7 +868,7 @@ impl<'a> Workspace<'a> {
         // fields are at most the node's, so the packed difference is the
         // difference of each field.)
         let (nb, used) = (64 * self.data.mw, self.data.n_binary);
-        let (node, child) = self.block[at * nb..(at + 2) * nb].split_at_mut(nb);
+        let (node, child) = self.buf.block[at * nb..(at + 2) * nb].split_at_mut(nb);
         let (node, child) = (&mut node[..used], &mut child[..used]);
         if left_smaller {
             // Right = node − left, in the node's place.
@@ -956,8 +885,8 @@ impl<'a> Workspace<'a> {
     /// Room for count blocks at stack positions `0..positions`.
     fn ensure_blocks(&mut self, positions: usize) {
         let nb = 64 * self.data.mw;
-        if self.block.len() < positions * nb {
-            self.block.resize(positions * nb, 0);
+        if self.buf.block.len() < positions * nb {
+            self.buf.block.resize(positions * nb, 0);
         }
     }
 
@@ -967,11 +896,17 @@ impl<'a> Workspace<'a> {
     fn span_bits(&mut self, start: usize, end: usize) {
         let mw = self.data.mw;
         let bits = &self.data.row_bits;
-        self.span_any.iter_mut().for_each(|w| *w = 0);
-        self.span_all.iter_mut().for_each(|w| *w = !0);
-        for &r in &self.samples[start..end] {
+        self.buf.span_any.iter_mut().for_each(|w| *w = 0);
+        self.buf.span_all.iter_mut().for_each(|w| *w = !0);
+        for &r in &self.buf.samples[start..end] {
             let row = &bits[r as usize * mw..(r as usize + 1) * mw];
-            for ((a, l), &b) in self.span_any.iter_mut().zip(&mut self.span_all).zip(row) {
+            for ((a, l), &b) in self
+                .buf
+                .span_any
+                .iter_mut()
+                .zip(&mut self.buf.span_all)
+                .zip(row)
+            {
                 *a |= b;
                 *l &= b;
             }
@@ -983,7 +918,7 @@ impl<'a> Workspace<'a> {
     fn next_stamp(&mut self) {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 || self.stamp == u32::MAX {
-            self.bin_stamp.iter_mut().for_each(|s| *s = u32::MAX);
+            self.buf.bin_stamp.iter_mut().for_each(|s| *s = u32::MAX);
             self.stamp = 1;
         }
     }
@@ -1018,25 +953,25 @@ impl<'a> Workspace<'a> {
             visited += 1;
             let mut f_j = rand_r.rand_int(drawn, f_i - found);
             if f_j < known {
-                self.features.swap(drawn, f_j);
+                self.buf.features.swap(drawn, f_j);
                 drawn += 1;
                 continue;
             }
             f_j += found;
-            let f = self.features[f_j];
+            let f = self.buf.features[f_j];
             if !self.eval_feature(f, start, end, tot, min_weight_leaf, &mut best) {
-                self.features.swap(f_j, total);
+                self.buf.features.swap(f_j, total);
                 found += 1;
                 total += 1;
                 continue;
             }
             f_i -= 1;
-            self.features.swap(f_i, f_j);
+            self.buf.features.swap(f_i, f_j);
         }
         // scikit-learn's invariant: the known constants keep their order
         // for siblings and children; the new ones are recorded after them.
-        self.features[..known].copy_from_slice(&self.constant_features[..known]);
-        self.constant_features[known..total].copy_from_slice(&self.features[known..total]);
+        self.buf.features[..known].copy_from_slice(&self.buf.constant_features[..known]);
+        self.buf.constant_features[known..total].copy_from_slice(&self.buf.features[known..total]);
         (best.found.then_some(best), total)
     }
 
@@ -1059,14 +994,14 @@ impl<'a> Workspace<'a> {
                 hi,
                 bit_is_hi,
             } => {
-                if self.node_block.is_none() && self.bin_stamp[slot] != self.stamp {
+                if self.node_block.is_none() && self.buf.bin_stamp[slot] != self.stamp {
                     // Not counted with the node's first draws: with every
                     // feature, count all slots at once; else (scikit-learn's
                     // draws, or drawn after the first ones were all
                     // constant, typically in small nodes) this one.
                     if self.all_features {
                         let nb = self.data.n_binary;
-                        for (q, m) in self.count_mask.iter_mut().enumerate() {
+                        for (q, m) in self.buf.count_mask.iter_mut().enumerate() {
                             *m = if nb >= 64 * (q + 1) {
                                 !0
                             } else {
@@ -1074,8 +1009,8 @@ impl<'a> Workspace<'a> {
                             };
                         }
                     } else {
-                        self.count_mask.iter_mut().for_each(|m| *m = 0);
-                        self.count_mask[slot >> 6] |= 1 << (slot & 63);
+                        self.buf.count_mask.iter_mut().for_each(|m| *m = 0);
+                        self.buf.count_mask[slot >> 6] |= 1 << (slot & 63);
                     }
                     self.count_binary(start, end);
                 }
@@ -1084,13 +1019,13 @@ impl<'a> Workspace<'a> {
                 let unpacked;
                 let (nb, bit) = match self.node_block {
                     Some(pos) => {
-                        let (n, sums) = unpack(self.block[pos * 64 * self.data.mw + slot]);
+                        let (n, sums) = unpack(self.buf.block[pos * 64 * self.data.mw + slot]);
                         unpacked = sums;
                         (n, &unpacked[..])
                     }
                     None => (
-                        self.bin_n[slot] as usize,
-                        &self.bin_stats[slot * d..(slot + 1) * d],
+                        self.buf.bin_n[slot] as usize,
+                        &self.buf.bin_stats[slot * d..(slot + 1) * d],
                     ),
                 };
                 if nb == 0 || nb == m_node {
@@ -1103,7 +1038,8 @@ impl<'a> Workspace<'a> {
                 match self.target {
                     TargetRef::Classes { .. } => {
                         let mut wl = 0.0;
-                        for ((l, &b), &t) in self.left.iter_mut().zip(bit).zip(tot.stats.iter()) {
+                        for ((l, &b), &t) in self.buf.left.iter_mut().zip(bit).zip(tot.stats.iter())
+                        {
                             *l = if bit_is_hi { t - b } else { b };
                             wl += *l;
                         }
@@ -1111,8 +1047,9 @@ impl<'a> Workspace<'a> {
                         if wl < mwl || wr < mwl {
                             return true;
                         }
-                        let proxy = class_proxy(self.cfg.entropy, &self.left, &tot.stats, wl, wr);
-                        best.offer(proxy, f, (lo, hi), n_left, first_two(&self.left));
+                        let proxy =
+                            class_proxy(self.cfg.entropy, &self.buf.left, &tot.stats, wl, wr);
+                        best.offer(proxy, f, (lo, hi), n_left, first_two(&self.buf.left));
                     }
                     TargetRef::Values(_) => {
                         let (bw, bs) = (bit[0], bit[1]);
@@ -1138,7 +1075,7 @@ impl<'a> Workspace<'a> {
                     self.sort_segment(slot, start, end);
                 }
                 let base = slot * self.m;
-                let seg = &self.lists[base + start..base + end];
+                let seg = &self.buf.lists[base + start..base + end];
                 let first = seg[0].0 as f64;
                 let last = seg[seg.len() - 1].0 as f64;
                 if last <= first + FEATURE_THRESHOLD {
@@ -1147,7 +1084,7 @@ impl<'a> Workspace<'a> {
                 let w = self.weights;
                 match self.target {
                     TargetRef::Classes { k: 2, .. } if !self.cfg.entropy => {
-                        match pairs_of(self.packed, &self.pair, &self.packed_row) {
+                        match pairs_of(self.packed, &self.buf.pair, &self.buf.packed_row) {
                             Pairs::Float(p) => scan_gini2(seg, |r| p[r], tot, msl, mwl, best, f),
                             Pairs::Packed(p) => {
                                 let get = |r: usize| unpack(p[r]).1;
@@ -1157,9 +1094,11 @@ impl<'a> Workspace<'a> {
                     }
                     TargetRef::Classes { y, .. } => {
                         let ent = self.cfg.entropy;
-                        scan_class(seg, y, w, tot, ent, msl, mwl, &mut self.left, best, f)
+                        scan_class(seg, y, w, tot, ent, msl, mwl, &mut self.buf.left, best, f)
                     }
-                    TargetRef::Values(_) => scan_values(seg, &self.pair, tot, msl, mwl, best, f),
+                    TargetRef::Values(_) => {
+                        scan_values(seg, &self.buf.pair, tot, msl, mwl, best, f)
+                    }
                 }
                 true
             }
@@ -1173,27 +1112,27 @@ impl<'a> Workspace<'a> {
     fn count_binary(&mut self, start: usize, end: usize) {
         let d = self.d;
         let stamp = self.stamp;
-        let mask = &self.count_mask;
+        let mask = &self.buf.count_mask;
         for (q, &word) in mask.iter().enumerate() {
             let mut m = word;
             while m != 0 {
                 let s = q * 64 + m.trailing_zeros() as usize;
                 m &= m - 1;
-                self.bin_stamp[s] = stamp;
-                self.bin_n[s] = 0;
+                self.buf.bin_stamp[s] = stamp;
+                self.buf.bin_n[s] = 0;
                 if d == 2 {
                     // (`fill` on two values calls memset.)
-                    self.bin_stats[2 * s] = 0.0;
-                    self.bin_stats[2 * s + 1] = 0.0;
+                    self.buf.bin_stats[2 * s] = 0.0;
+                    self.buf.bin_stats[2 * s + 1] = 0.0;
                 } else {
-                    self.bin_stats[s * d..(s + 1) * d].fill(0.0);
+                    self.buf.bin_stats[s * d..(s + 1) * d].fill(0.0);
                 }
             }
         }
         let data = self.data;
         let (mw, n_binary) = (data.mw, data.n_binary);
         let bits = &data.row_bits;
-        let samples = &self.samples[start..end];
+        let samples = &self.buf.samples[start..end];
         // A node's rows are in increasing row order (the root's are, and
         // stable partitions keep it), so the rows of a slot's column
         // bitmask within the node come in the node's order: for a large
@@ -1209,11 +1148,14 @@ impl<'a> Workspace<'a> {
             self.count_binary_columns(start, end, lo, hi);
             return;
         }
-        let stats: &mut [f64] = &mut self.bin_stats;
-        let counts: &mut [u32] = &mut self.bin_n;
+        let stats: &mut [f64] = &mut self.buf.bin_stats;
+        let counts: &mut [u32] = &mut self.buf.bin_n;
         if d == 2 && mw <= 2 {
             let m = u128::from(mask[0]) | mask.get(1).map_or(0, |&h| u128::from(h) << 64);
-            match (pairs_of(self.packed, &self.pair, &self.packed_row), mw) {
+            match (
+                pairs_of(self.packed, &self.buf.pair, &self.buf.packed_row),
+                mw,
+            ) {
                 (Pairs::Float(p), 2) => {
                     count_rows_pair::<2>(samples, bits, m, |r| p[r], stats, counts, n_binary)
                 }
@@ -1233,7 +1175,7 @@ impl<'a> Workspace<'a> {
         }
         let rows = RowStats {
             d,
-            pair: pairs_of(self.packed, &self.pair, &self.packed_row),
+            pair: pairs_of(self.packed, &self.buf.pair, &self.buf.packed_row),
             y: match self.target {
                 TargetRef::Classes { y, .. } => y,
                 TargetRef::Values(_) => &[],
@@ -1284,21 +1226,21 @@ impl<'a> Workspace<'a> {
     fn count_binary_columns(&mut self, start: usize, end: usize, lo: usize, hi: usize) {
         let data = self.data;
         let nw = data.nw;
-        let members = &mut self.members;
-        for &r in &self.samples[start..end] {
+        let members = &mut self.buf.members;
+        for &r in &self.buf.samples[start..end] {
             members[r as usize >> 6] |= 1 << (r & 63);
         }
         let rows = RowStats {
             d: self.d,
-            pair: pairs_of(self.packed, &self.pair, &self.packed_row),
+            pair: pairs_of(self.packed, &self.buf.pair, &self.buf.packed_row),
             y: match self.target {
                 TargetRef::Classes { y, .. } => y,
                 TargetRef::Values(_) => &[],
             },
             w: self.weights,
         };
-        let (stats, counts) = (&mut self.bin_stats, &mut self.bin_n);
-        for (q, &word) in self.count_mask.iter().enumerate() {
+        let (stats, counts) = (&mut self.buf.bin_stats, &mut self.buf.bin_n);
+        for (q, &word) in self.buf.count_mask.iter().enumerate() {
             let mut m = word;
             while m != 0 {
                 let s = q * 64 + m.trailing_zeros() as usize;
@@ -1353,14 +1295,14 @@ impl<'a> Workspace<'a> {
         let len = end - start;
         let d = self.d;
         let data = self.data;
-        let (pair, w) = (&self.pair, self.weights);
+        let (pair, w) = (&self.buf.pair, self.weights);
         let y = match self.target {
             TargetRef::Classes { y, .. } => y,
             TargetRef::Values(_) => &[],
         };
         let codes = &data.codes[slot];
         let values = &data.code_values[slot];
-        let samples = &self.samples[start..end];
+        let samples = &self.buf.samples[start..end];
         // Per-code counts and statistics in histograms over all codes
         // (fixed length, so a byte code needs no bounds check), all zero
         // between calls: the codes present, marked in a 256-bit set, are
@@ -1370,14 +1312,14 @@ impl<'a> Workspace<'a> {
         // read-modify-write a row).
         let sweep = len >= 2 * values.len();
         let mut seen = [0u64; MAX_CODES / 64];
-        self.present.clear();
-        self.pn.clear();
-        self.pstats.clear();
+        self.buf.present.clear();
+        self.buf.pn.clear();
+        self.buf.pstats.clear();
         if self.packed {
             // One integer add a row; the codes present and their
             // unpacked sums are compacted as below.
-            let hist = &mut self.hist_packed[..HIST_COPIES * MAX_CODES];
-            let packed = &self.packed_row;
+            let hist = &mut self.buf.hist_packed[..HIST_COPIES * MAX_CODES];
+            let packed = &self.buf.packed_row;
             if sweep {
                 histogram_packed(samples, codes, packed, hist, values.len());
                 for (c, &v) in hist[..values.len()].iter().enumerate() {
@@ -1397,23 +1339,23 @@ impl<'a> Workspace<'a> {
                     let c = 64 * q + m.trailing_zeros() as usize;
                     m &= m - 1;
                     let (n, [a, b]) = unpack(std::mem::take(&mut hist[c]));
-                    self.present.push(c as u16);
-                    self.pn.push(n as u32);
-                    self.pstats.extend([a, b]);
+                    self.buf.present.push(c as u16);
+                    self.buf.pn.push(n as u32);
+                    self.buf.pstats.extend([a, b]);
                 }
             }
             return self.scan_codes(f, values, len, tot, mwl, best);
         }
-        let hist_n = &mut self.hist_n[..MAX_CODES];
+        let hist_n = &mut self.buf.hist_n[..MAX_CODES];
         if d == 2 {
-            let hist = &mut self.hist[..2 * MAX_CODES];
+            let hist = &mut self.buf.hist[..2 * MAX_CODES];
             if sweep {
                 histogram_pair::<false>(samples, codes, pair, hist_n, hist, &mut seen);
             } else {
                 histogram_pair::<true>(samples, codes, pair, hist_n, hist, &mut seen);
             }
         } else {
-            let hist = &mut self.hist[..d * MAX_CODES];
+            let hist = &mut self.buf.hist[..d * MAX_CODES];
             for &r in samples {
                 let r = r as usize;
                 let c = usize::from(codes[r]);
@@ -1432,12 +1374,12 @@ impl<'a> Workspace<'a> {
             while m != 0 {
                 let c = 64 * q + m.trailing_zeros() as usize;
                 m &= m - 1;
-                self.present.push(c as u16);
-                self.pn.push(hist_n[c]);
+                self.buf.present.push(c as u16);
+                self.buf.pn.push(hist_n[c]);
                 hist_n[c] = 0;
-                let h = &mut self.hist[c * d..(c + 1) * d];
+                let h = &mut self.buf.hist[c * d..(c + 1) * d];
                 for v in h {
-                    self.pstats.push(*v);
+                    self.buf.pstats.push(*v);
                     *v = 0.0;
                 }
             }
@@ -1459,58 +1401,61 @@ impl<'a> Workspace<'a> {
         best: &mut Best,
     ) -> bool {
         let d = self.d;
-        let (Some(&lo), Some(&hi)) = (self.present.first(), self.present.last()) else {
+        let (Some(&lo), Some(&hi)) = (self.buf.present.first(), self.buf.present.last()) else {
             return false;
         };
         if (values[hi as usize] as f64) <= (values[lo as usize] as f64) + FEATURE_THRESHOLD {
             return false;
         }
         let msl = self.cfg.min_samples_leaf;
-        self.left.iter_mut().for_each(|v| *v = 0.0);
+        self.buf.left.iter_mut().for_each(|v| *v = 0.0);
         let mut nl = 0usize;
-        for t in 0..self.present.len() {
+        for t in 0..self.buf.present.len() {
             if t > 0 {
-                let (pc, c) = (self.present[t - 1] as usize, self.present[t] as usize);
+                let (pc, c) = (
+                    self.buf.present[t - 1] as usize,
+                    self.buf.present[t] as usize,
+                );
                 let (a, b) = (values[pc], values[c]);
                 if (b as f64) > (a as f64) + FEATURE_THRESHOLD && nl >= msl && len - nl >= msl {
                     if let Some(proxy) = self.proxy_of_left(tot, mwl) {
                         if proxy > best.proxy {
-                            best.offer(proxy, f, (a, b), nl, first_two(&self.left));
+                            best.offer(proxy, f, (a, b), nl, first_two(&self.buf.left));
                             best.code = pc;
                         }
                     }
                 }
             }
-            nl += self.pn[t] as usize;
+            nl += self.buf.pn[t] as usize;
             for j in 0..d {
-                self.left[j] += self.pstats[t * d + j];
+                self.buf.left[j] += self.buf.pstats[t * d + j];
             }
         }
         true
     }
 
-    /// The proxy improvement of sending the rows summarised in `self.left`
+    /// The proxy improvement of sending the rows summarised in `self.buf.left`
     /// (class weights, or `[Σw, Σwy]`) left, if both sides keep enough
     /// weight.
     #[inline]
     fn proxy_of_left(&self, tot: &Totals, mwl: f64) -> Option<f64> {
         match self.target {
             TargetRef::Classes { .. } => {
-                let wl: f64 = self.left.iter().sum();
+                let wl: f64 = self.buf.left.iter().sum();
                 let wr = tot.w - wl;
                 if wl < mwl || wr < mwl {
                     return None;
                 }
                 Some(class_proxy(
                     self.cfg.entropy,
-                    &self.left,
+                    &self.buf.left,
                     &tot.stats,
                     wl,
                     wr,
                 ))
             }
             TargetRef::Values(_) => {
-                let (wl, sl) = (self.left[0], self.left[1]);
+                let (wl, sl) = (self.buf.left[0], self.buf.left[1]);
                 let wr = tot.w - wl;
                 if wl < mwl || wr < mwl {
                     return None;
@@ -1541,9 +1486,9 @@ impl<'a> Workspace<'a> {
         if let FeatureClass::Sorted { slot } = data.class[best.feature] {
             // The split is a prefix of the feature's sorted rows.
             let base = slot * self.m;
-            let seg = &self.lists[base + start..base + end];
+            let seg = &self.buf.lists[base + start..base + end];
             for (i, &(_, r)) in seg.iter().enumerate() {
-                self.goes_left[r as usize] = i < best.n_left;
+                self.buf.goes_left[r as usize] = i < best.n_left;
             }
         }
         // Applies `$then` to the side function of the split feature.
@@ -1588,10 +1533,13 @@ impl<'a> Workspace<'a> {
         } else {
             by_side!(|side| self.mark_sides(start, end, side))
         };
-        debug_assert!(self.samples[start..end].iter().enumerate().all(|(i, &r)| {
-            let r = r as usize;
-            (i < n_left) == ((data.cols[best.feature][r] as f64) <= best.threshold)
-        }));
+        debug_assert!(self.buf.samples[start..end]
+            .iter()
+            .enumerate()
+            .all(|(i, &r)| {
+                let r = r as usize;
+                (i < n_left) == ((data.cols[best.feature][r] as f64) <= best.threshold)
+            }));
         (n_left, left, right)
     }
 
@@ -1607,9 +1555,9 @@ impl<'a> Workspace<'a> {
         n_left: usize,
         goes_left: impl Fn(&[bool], usize) -> bool,
     ) {
-        let seg = &self.samples[start..end];
-        let out = &mut self.alt[start..end];
-        let marks = &mut self.goes_left;
+        let seg = &self.buf.samples[start..end];
+        let out = &mut self.buf.alt[start..end];
+        let marks = &mut self.buf.goes_left;
         let (mut l, mut r) = (0, n_left);
         for &row in seg {
             let left = goes_left(marks, row as usize);
@@ -1621,7 +1569,7 @@ impl<'a> Workspace<'a> {
             r += usize::from(!left);
         }
         debug_assert_eq!((l, r), (n_left, seg.len()));
-        std::mem::swap(&mut self.samples, &mut self.alt);
+        std::mem::swap(&mut self.buf.samples, &mut self.buf.alt);
         self.alt_current = !self.alt_current;
     }
 
@@ -1636,13 +1584,13 @@ impl<'a> Workspace<'a> {
     /// row buffer.
     pub fn use_rows_buffer(&mut self, buffer: bool) {
         if buffer != self.alt_current {
-            std::mem::swap(&mut self.samples, &mut self.alt);
+            std::mem::swap(&mut self.buf.samples, &mut self.buf.alt);
             self.alt_current = buffer;
         }
     }
 
     /// Records `goes_left(marks, row)` of every row of the node in the
-    /// marks (`self.goes_left`, which the function may read), stably
+    /// marks (`self.buf.goes_left`, which the function may read), stably
     /// partitions the node's rows (`samples`) by it in the same pass, and
     /// returns the number going left and the weighted totals of both
     /// sides, each summed in row-list order (`v · 0.0` adds an exact zero).
@@ -1652,10 +1600,10 @@ impl<'a> Workspace<'a> {
         end: usize,
         goes_left: impl Fn(&[bool], usize) -> bool,
     ) -> (usize, Totals, Totals) {
-        let seg = &mut self.samples[start..end];
-        let tmp = &mut self.tmp[..seg.len()];
-        let gl = &mut self.goes_left;
-        let (w, pair) = (self.weights, &self.pair);
+        let seg = &mut self.buf.samples[start..end];
+        let tmp = &mut self.buf.tmp[..seg.len()];
+        let gl = &mut self.buf.goes_left;
+        let (w, pair) = (self.weights, &self.buf.pair);
         let n_left;
         let (left, right) = match self.target {
             TargetRef::Classes { k: 2, .. } => {
@@ -1731,10 +1679,10 @@ impl<'a> Workspace<'a> {
         let ranks = &self.data.ranks[slot];
         let order = &self.data.orders[slot];
         let base = slot * self.m;
-        let out = &mut self.lists[base + start..base + end];
+        let out = &mut self.buf.lists[base + start..base + end];
         if end - start >= RANK_BITMAP_ROWS {
-            let seen = &mut self.rank_bits;
-            for &r in &self.samples[start..end] {
+            let seen = &mut self.buf.rank_bits;
+            for &r in &self.buf.samples[start..end] {
                 let k = ranks[r as usize] as usize;
                 seen[k >> 6] |= 1 << (k & 63);
             }
@@ -1749,8 +1697,8 @@ impl<'a> Workspace<'a> {
             }
             return;
         }
-        let keys = &mut self.tmp[start..end];
-        for (k, &r) in keys.iter_mut().zip(&self.samples[start..end]) {
+        let keys = &mut self.buf.tmp[start..end];
+        for (k, &r) in keys.iter_mut().zip(&self.buf.samples[start..end]) {
             *k = ranks[r as usize];
         }
         keys.sort_unstable();
@@ -1773,9 +1721,9 @@ impl<'a> Workspace<'a> {
             }
             let base = slot * self.m;
             stable_partition(
-                &mut self.lists[base + start..base + end],
-                &self.goes_left,
-                &mut self.tmp_entries,
+                &mut self.buf.lists[base + start..base + end],
+                &self.buf.goes_left,
+                &mut self.buf.tmp_entries,
             );
         }
     }
