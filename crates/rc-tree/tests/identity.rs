@@ -513,8 +513,9 @@ fn wide_one_hot_models_are_bit_identical_to_the_recorded_ones() {
 /// Data whose one-hot columns span four bitmask words (a 200-level
 /// categorical): the counting without count blocks, for two classes with
 /// whole-number weights (bootstrap counts, unit weights of the decision
-/// tree) as well as otherwise; hashes recorded from the implementation
-/// before packed sums (session 12).
+/// tree) as well as otherwise; and two classes under entropy, with and
+/// without count blocks (90 levels: two words); hashes recorded from the
+/// implementation before packed sums (session 12).
 #[test]
 fn wider_one_hot_models_are_bit_identical_to_the_recorded_ones() {
     let two = one_hot_levels(1200, 2, 21, 200);
@@ -522,7 +523,10 @@ fn wider_one_hot_models_are_bit_identical_to_the_recorded_ones() {
     let whole: Vec<f64> = (0..two.n_rows())
         .map(|i| [1.0, 3.0, 0.0, 2.0][i % 4])
         .collect();
+    let two_words = wide_one_hot(900, 2, 23);
+    let two_words_test = wide_one_hot(300, 2, 24);
     let rf = || RandomForestParams::classifier().n_estimators(8).seed(9);
+    let entropy = || rf().criterion(Criterion::Entropy);
     let got: Vec<(&str, u64)> = vec![
         ("rf gini", pinned(|| rf().fit(&two).unwrap(), &two_test)),
         (
@@ -543,12 +547,22 @@ fn wider_one_hot_models_are_bit_identical_to_the_recorded_ones() {
                 &two_test,
             ),
         ),
+        (
+            "rf entropy 2 classes",
+            pinned(|| entropy().fit(&two).unwrap(), &two_test),
+        ),
+        (
+            "rf entropy 2 classes, two words",
+            pinned(|| entropy().fit(&two_words).unwrap(), &two_words_test),
+        ),
     ];
-    let expected: [(&str, u64); 4] = [
+    let expected: [(&str, u64); 6] = [
         ("rf gini", 0x8e036717fd56a7e6),
         ("rf whole-number weights", 0x552e6e99de76ac96),
         ("rf scikit-learn stream", 0x32252928b5e0f609),
         ("dt gini", 0xecea61b45cf4596b),
+        ("rf entropy 2 classes", 0x7a53b102e3c25722),
+        ("rf entropy 2 classes, two words", 0xf347a0c0ebfcf4e1),
     ];
     let report: Vec<String> = got
         .iter()
