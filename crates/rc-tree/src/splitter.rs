@@ -7,10 +7,11 @@
 //! are sorted by rank into the same order. Two-valued features (e.g.
 //! one-hot indicators) are evaluated from per-node counts of the drawn
 //! ones, gathered in one pass over the node's rows' bitmasks; when sums
-//! are exact (two classes, whole-number weights) a node keeps the counts
-//! of all of them, its children's taken by counting the smaller child
-//! and subtracting, and a split's sides come from the scan that found
-//! it. Nodes of a few rows gather their rows once and test each drawn
+//! are exact (two classes, whole-number weights) a split's sides come
+//! from the scan that found it, and when they also total under 2^21 each
+//! row's count and class weights are one packed integer and a node keeps
+//! the counts of all of them, its children's taken by counting the
+//! smaller child and subtracting. Nodes of a few rows gather their rows once and test each drawn
 //! feature against one bitset. Split choices follow scikit-learn's
 //! `BestSplitter`: candidate thresholds between consecutive distinct values
 //! (values closer than 1e-7 count as equal), `min_samples_leaf` and
