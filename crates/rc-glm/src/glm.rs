@@ -1153,6 +1153,9 @@ const GRAM_PAIRS_PER_ENTRY: f64 = 64.0;
 /// concrete: 1 gives up to 30 % more instructions than the sweeps, 4
 /// none; magic and adult keep every solve).
 const ENTRIES_PER_GRAM_ENTRY: f64 = 4.0;
+/// Largest number of tags [`CovarianceGram::cover`] copies into the row
+/// tree's paths (64 MiB); beyond it, it walks each node's ancestors.
+const MAX_PATH_ENTRIES: usize = 1 << 24;
 /// Direct support solves per proximal Newton iteration.
 const MAX_SUPPORT_NEWTON: usize = 12;
 /// Sweeps over the support between two direct support solves.
@@ -1501,18 +1504,53 @@ impl CovarianceGram {
         );
         let fresh_tag = self.order[first_fresh].0;
         let sums = &mut self.sums;
-        for v in 1..tree.parent.len() {
-            let tag = tree.made_by[v] as usize;
-            if tag < fresh_tag as usize {
-                continue;
+        let n_nodes = tree.parent.len();
+        // Σ_v depth(v): the additions, and the length of the nodes' paths.
+        let path_len = || {
+            let mut depth = vec![0usize; n_nodes];
+            let mut total = 0usize;
+            for v in 1..n_nodes {
+                depth[v] = depth[tree.parent[v] as usize] + 1;
+                total += depth[v];
             }
-            let wv = tree.weight[v];
-            let line = &mut sums[tag * dim..(tag + 1) * dim];
-            line[0] += wv;
-            let mut u = v;
-            while u != 0 {
-                line[tree.made_by[u] as usize] += wv;
-                u = tree.parent[u] as usize;
+            total
+        };
+        if first_fresh == 0 && path_len() <= MAX_PATH_ENTRIES {
+            // Every node is fresh: each node's path of tags (its own, then
+            // its ancestors') is its parent's with one tag in front, copied
+            // once, so the additions read a contiguous slice instead of
+            // chasing parents. The same additions in the same order.
+            let mut ends = vec![0usize; n_nodes];
+            let mut paths: Vec<u32> = Vec::new();
+            for v in 1..n_nodes {
+                let p = tree.parent[v] as usize;
+                let tag = tree.made_by[v];
+                let (from, to) = (if p == 0 { 0 } else { ends[p - 1] }, ends[p]);
+                let start = paths.len();
+                paths.push(tag);
+                paths.extend_from_within(from..to);
+                ends[v] = paths.len();
+                let wv = tree.weight[v];
+                let line = &mut sums[tag as usize * dim..(tag as usize + 1) * dim];
+                line[0] += wv;
+                for &t in &paths[start..] {
+                    line[t as usize] += wv;
+                }
+            }
+        } else {
+            for v in 1..tree.parent.len() {
+                let tag = tree.made_by[v] as usize;
+                if tag < fresh_tag as usize {
+                    continue;
+                }
+                let wv = tree.weight[v];
+                let line = &mut sums[tag * dim..(tag + 1) * dim];
+                line[0] += wv;
+                let mut u = v;
+                while u != 0 {
+                    line[tree.made_by[u] as usize] += wv;
+                    u = tree.parent[u] as usize;
+                }
             }
         }
         // Complemented columns: the sums above are over the complements'
