@@ -1505,8 +1505,9 @@ impl CovarianceGram {
         let fresh_tag = self.order[first_fresh].0;
         let sums = &mut self.sums;
         let n_nodes = tree.parent.len();
-        // Σ_v depth(v): the additions, and the length of the nodes' paths.
-        let path_len = || {
+        // With every node fresh, Σ_v depth(v): the additions, and the
+        // length of the nodes' paths.
+        let entries = if first_fresh == 0 {
             let mut depth = vec![0usize; n_nodes];
             let mut total = 0usize;
             for v in 1..n_nodes {
@@ -1514,14 +1515,16 @@ impl CovarianceGram {
                 total += depth[v];
             }
             total
+        } else {
+            usize::MAX
         };
-        if first_fresh == 0 && path_len() <= MAX_PATH_ENTRIES {
+        if entries <= MAX_PATH_ENTRIES {
             // Every node is fresh: each node's path of tags (its own, then
             // its ancestors') is its parent's with one tag in front, copied
             // once, so the additions read a contiguous slice instead of
             // chasing parents. The same additions in the same order.
             let mut ends = vec![0usize; n_nodes];
-            let mut paths: Vec<u32> = Vec::new();
+            let mut paths: Vec<u32> = Vec::with_capacity(entries);
             for v in 1..n_nodes {
                 let p = tree.parent[v] as usize;
                 let tag = tree.made_by[v];
