@@ -1505,39 +1505,46 @@ impl CovarianceGram {
         let fresh_tag = self.order[first_fresh].0;
         let sums = &mut self.sums;
         let n_nodes = tree.parent.len();
-        // With every node fresh, Σ_v depth(v): the additions, and the
-        // length of the nodes' paths.
+        // With every node fresh, the length of the paths of the nodes with
+        // children (`Σ depth(v)` over them).
+        let mut has_children = vec![false; n_nodes];
         let entries = if first_fresh == 0 {
             let mut depth = vec![0usize; n_nodes];
-            let mut total = 0usize;
             for v in 1..n_nodes {
                 depth[v] = depth[tree.parent[v] as usize] + 1;
-                total += depth[v];
+                has_children[tree.parent[v] as usize] = true;
             }
-            total
+            (1..n_nodes)
+                .filter(|&v| has_children[v])
+                .map(|v| depth[v])
+                .sum()
         } else {
             usize::MAX
         };
         if entries <= MAX_PATH_ENTRIES {
-            // Every node is fresh: each node's path of tags (its own, then
-            // its ancestors') is its parent's with one tag in front, copied
-            // once, so the additions read a contiguous slice instead of
-            // chasing parents. The same additions in the same order.
-            let mut ends = vec![0usize; n_nodes];
+            // Every node is fresh: a node adds its weight at its own tag
+            // and at the tags of its parent's path, a contiguous slice; the
+            // path of a node with children (its tag, then its parent's
+            // path) is copied once into one array. The same additions in
+            // the same order as walking the parents.
+            let mut spans = vec![(0usize, 0usize); n_nodes];
             let mut paths: Vec<u32> = Vec::with_capacity(entries);
             for v in 1..n_nodes {
                 let p = tree.parent[v] as usize;
                 let tag = tree.made_by[v];
-                let (from, to) = (if p == 0 { 0 } else { ends[p - 1] }, ends[p]);
-                let start = paths.len();
-                paths.push(tag);
-                paths.extend_from_within(from..to);
-                ends[v] = paths.len();
+                let (from, to) = spans[p];
                 let wv = tree.weight[v];
                 let line = &mut sums[tag as usize * dim..(tag as usize + 1) * dim];
                 line[0] += wv;
-                for &t in &paths[start..] {
+                line[tag as usize] += wv;
+                for &t in &paths[from..to] {
                     line[t as usize] += wv;
+                }
+                if has_children[v] {
+                    let start = paths.len();
+                    paths.push(tag);
+                    paths.extend_from_within(from..to);
+                    spans[v] = (start, paths.len());
                 }
             }
         } else {
