@@ -266,7 +266,9 @@ pub fn numeric_thresholds_weighted(values: &[f64], weights: &[f64], m: usize) ->
 /// see the module documentation.
 pub fn numeric_thresholds(values: &[f64], m: usize) -> Vec<f64> {
     let mut sorted: Vec<f64> = values.iter().copied().filter(|v| !v.is_nan()).collect();
-    sorted.sort_by(f64::total_cmp);
+    // Values equal under `total_cmp` are the same bits: an unstable sort
+    // gives the same sequence.
+    sorted.sort_unstable_by(f64::total_cmp);
     let mut uniq = sorted.clone();
     uniq.dedup();
     if uniq.len() <= 1 {
@@ -526,17 +528,43 @@ impl Binarizer {
         self.check_features(data)?;
         let n = data.n_rows();
         let mut columns = Vec::with_capacity(self.literals.len());
-        let mut cache: Option<(usize, Vec<f64>)> = None;
+        let mut cache: Option<(usize, Vec<f64>, Option<ValueIndex>)> = None;
         for l in &self.literals {
-            if cache.as_ref().is_none_or(|(f, _)| *f != l.feature) {
+            if cache.as_ref().is_none_or(|(f, _, _)| *f != l.feature) {
                 let col = data.column(l.feature).into_owned();
                 check_finite(&self.features[l.feature], &col)?;
-                cache = Some((l.feature, col));
+                cache = Some((l.feature, col, None));
             }
-            let col = cache.as_ref().map(|(_, c)| c.as_slice()).unwrap_or(&[]);
+            let Some((_, col, index)) = cache.as_mut() else {
+                continue;
+            };
+            let v = l.value;
+            if matches!(
+                l.op,
+                LiteralOp::Le | LiteralOp::Gt | LiteralOp::Eq | LiteralOp::Ne
+            ) && !v.is_nan()
+            {
+                // The comparisons of one feature, from its rows bucketed
+                // by the feature's literal values.
+                let index = index.get_or_insert_with(|| {
+                    let of_feature = || {
+                        self.literals
+                            .iter()
+                            .filter(|m| m.feature == l.feature && !m.value.is_nan())
+                    };
+                    let order = of_feature().any(|m| matches!(m.op, LiteralOp::Le | LiteralOp::Gt));
+                    let equality =
+                        of_feature().any(|m| matches!(m.op, LiteralOp::Eq | LiteralOp::Ne));
+                    let values = of_feature()
+                        .filter(|m| !matches!(m.op, LiteralOp::Missing | LiteralOp::NotMissing))
+                        .map(|m| m.value);
+                    ValueIndex::new(col, values, order, equality)
+                });
+                columns.push(index.bits(l.op, v));
+                continue;
+            }
             // One loop per op (the same tests as `Literal::holds`), each
             // packing 64 rows a word without a branch per row.
-            let v = l.value;
             let set = match l.op {
                 LiteralOp::Le => Bits::from_predicate(col, |x| x <= v),
                 LiteralOp::Gt => Bits::from_predicate(col, |x| x > v),
@@ -548,6 +576,114 @@ impl Binarizer {
             columns.push(set);
         }
         Ok(BinaryMatrix { n_rows: n, columns })
+    }
+}
+
+/// The rows of one column against a sorted set of values (the values of
+/// one feature's literals): for each value `t_a`, the rows with `x <= t_a`
+/// and the rows with `x == t_a`. Each row is placed once, by its count of
+/// values below it (`x <= t_a` exactly when at most `a` values are below
+/// `x`), and the `<=` sets are then a running union copied once per value:
+/// `O(n log values + values · n/64)` instead of one comparison per row and
+/// literal.
+struct ValueIndex {
+    /// The distinct values, increasing.
+    values: Vec<f64>,
+    /// `le[a]`: the rows with `x <= values[a]` (missing values excluded;
+    /// empty unless the index was built with `order`).
+    le: Vec<Bits>,
+    /// `eq[a]`: the rows with `x == values[a]` (empty unless built with
+    /// `equality`).
+    eq: Vec<Bits>,
+    /// The rows with a value (not missing).
+    present: Bits,
+    /// Number of rows.
+    n: usize,
+}
+
+impl ValueIndex {
+    /// The index of `col` for the (finite, not missing) `values`, with
+    /// the `<=` sets when `order` and the `==` sets when `equality`.
+    fn new(col: &[f64], values: impl Iterator<Item = f64>, order: bool, equality: bool) -> Self {
+        let n = col.len();
+        let mut values: Vec<f64> = values.collect();
+        values.sort_unstable_by(f64::total_cmp);
+        values.dedup_by(|a, b| a == b);
+        let k = values.len();
+        let present = Bits::from_predicate(col, |x| !x.is_nan());
+        // Each row's count of values below it (`k` above every value).
+        let below: Vec<u32> = col
+            .iter()
+            .map(|&x| {
+                if x.is_nan() {
+                    u32::MAX
+                } else {
+                    values.partition_point(|&t| t < x) as u32
+                }
+            })
+            .collect();
+        let mut eq = Vec::new();
+        if equality {
+            eq = vec![Bits::new(n); k];
+            for (i, (&a, &x)) in below.iter().zip(col).enumerate() {
+                let a = a as usize;
+                if a < k && values[a] == x {
+                    eq[a].insert(i);
+                }
+            }
+        }
+        let mut le = Vec::new();
+        if order {
+            // The rows by their count, in increasing row order (a counting
+            // sort), added to a running set one count at a time.
+            let mut start = vec![0usize; k + 2];
+            for &a in &below {
+                if (a as usize) < k {
+                    start[a as usize + 1] += 1;
+                }
+            }
+            for a in 0..=k {
+                start[a + 1] += start[a];
+            }
+            let mut rows = vec![0u32; start[k]];
+            let mut next = start.clone();
+            for (i, &a) in below.iter().enumerate() {
+                if (a as usize) < k {
+                    rows[next[a as usize]] = i as u32;
+                    next[a as usize] += 1;
+                }
+            }
+            le.reserve(k);
+            let mut running = Bits::new(n);
+            for a in 0..k {
+                for &i in &rows[start[a]..start[a + 1]] {
+                    running.insert(i as usize);
+                }
+                le.push(running.clone());
+            }
+        }
+        ValueIndex {
+            values,
+            le,
+            eq,
+            present,
+            n,
+        }
+    }
+
+    /// The rows of the literal `x op v` (`v` one of the index's values
+    /// for `<=`, `>`, `==`, `!=`; ignored for the missing-value tests).
+    fn bits(&self, op: LiteralOp, v: f64) -> Bits {
+        let a = self.values.partition_point(|&t| t < v);
+        debug_assert!(a < self.values.len() && self.values[a] == v);
+        match op {
+            LiteralOp::Le => self.le[a].clone(),
+            LiteralOp::Gt => self.present.and_not(&self.le[a]),
+            LiteralOp::Eq => self.eq[a].clone(),
+            LiteralOp::Ne => Bits::full(self.n).and_not(&self.eq[a]),
+            LiteralOp::Missing => Bits::full(self.n).and_not(&self.present),
+            LiteralOp::NotMissing => self.present.clone(),
+        }
     }
 }
 
@@ -714,6 +850,28 @@ mod tests {
             let col = if l.feature == 0 { &x } else { &c };
             let want: Vec<usize> = (0..150).filter(|&i| l.holds(col[i])).collect();
             assert_eq!(m.rows(j), want, "literal {j} {l:?}");
+        }
+        // Other rows through the same literals: every threshold exactly,
+        // just below and above it, far outside, signed zeros, missing.
+        let mut x2 = vec![nan, -0.0, 0.0, -1e300, 1e300];
+        for t in b.thresholds(0) {
+            x2.extend([*t, t.next_down(), t.next_up()]);
+        }
+        let c2: Vec<f64> = (0..x2.len())
+            .map(|i| if i % 4 == 1 { nan } else { (i % 3) as f64 })
+            .collect();
+        let d2 = data(
+            vec![x2.clone(), c2.clone()],
+            vec![
+                Feature::numeric("x"),
+                Feature::categorical("c", vec!["r".into(), "g".into(), "b".into()]),
+            ],
+        );
+        let m2 = b.transform(&d2).unwrap();
+        for (j, l) in b.literals().iter().enumerate() {
+            let col = if l.feature == 0 { &x2 } else { &c2 };
+            let want: Vec<usize> = (0..col.len()).filter(|&i| l.holds(col[i])).collect();
+            assert_eq!(m2.rows(j), want, "other rows, literal {j} {l:?}");
         }
     }
 

@@ -1153,6 +1153,9 @@ const GRAM_PAIRS_PER_ENTRY: f64 = 64.0;
 /// concrete: 1 gives up to 30 % more instructions than the sweeps, 4
 /// none; magic and adult keep every solve).
 const ENTRIES_PER_GRAM_ENTRY: f64 = 4.0;
+/// Largest number of tags [`CovarianceGram::cover`] copies into the row
+/// tree's paths (64 MiB); beyond it, it walks each node's ancestors.
+const MAX_PATH_ENTRIES: usize = 1 << 24;
 /// Direct support solves per proximal Newton iteration.
 const MAX_SUPPORT_NEWTON: usize = 12;
 /// Sweeps over the support between two direct support solves.
@@ -1501,18 +1504,63 @@ impl CovarianceGram {
         );
         let fresh_tag = self.order[first_fresh].0;
         let sums = &mut self.sums;
-        for v in 1..tree.parent.len() {
-            let tag = tree.made_by[v] as usize;
-            if tag < fresh_tag as usize {
-                continue;
+        let n_nodes = tree.parent.len();
+        // With every node fresh, the length of the paths of the nodes with
+        // children (`Σ depth(v)` over them).
+        let mut has_children = vec![false; n_nodes];
+        let entries = if first_fresh == 0 {
+            let mut depth = vec![0usize; n_nodes];
+            for v in 1..n_nodes {
+                depth[v] = depth[tree.parent[v] as usize] + 1;
+                has_children[tree.parent[v] as usize] = true;
             }
-            let wv = tree.weight[v];
-            let line = &mut sums[tag * dim..(tag + 1) * dim];
-            line[0] += wv;
-            let mut u = v;
-            while u != 0 {
-                line[tree.made_by[u] as usize] += wv;
-                u = tree.parent[u] as usize;
+            (1..n_nodes)
+                .filter(|&v| has_children[v])
+                .map(|v| depth[v])
+                .sum()
+        } else {
+            usize::MAX
+        };
+        if entries <= MAX_PATH_ENTRIES {
+            // Every node is fresh: a node adds its weight at its own tag
+            // and at the tags of its parent's path, a contiguous slice; the
+            // path of a node with children (its tag, then its parent's
+            // path) is copied once into one array. The same additions in
+            // the same order as walking the parents.
+            let mut spans = vec![(0usize, 0usize); n_nodes];
+            let mut paths: Vec<u32> = Vec::with_capacity(entries);
+            for v in 1..n_nodes {
+                let p = tree.parent[v] as usize;
+                let tag = tree.made_by[v];
+                let (from, to) = spans[p];
+                let wv = tree.weight[v];
+                let line = &mut sums[tag as usize * dim..(tag as usize + 1) * dim];
+                line[0] += wv;
+                line[tag as usize] += wv;
+                for &t in &paths[from..to] {
+                    line[t as usize] += wv;
+                }
+                if has_children[v] {
+                    let start = paths.len();
+                    paths.push(tag);
+                    paths.extend_from_within(from..to);
+                    spans[v] = (start, paths.len());
+                }
+            }
+        } else {
+            for v in 1..tree.parent.len() {
+                let tag = tree.made_by[v] as usize;
+                if tag < fresh_tag as usize {
+                    continue;
+                }
+                let wv = tree.weight[v];
+                let line = &mut sums[tag * dim..(tag + 1) * dim];
+                line[0] += wv;
+                let mut u = v;
+                while u != 0 {
+                    line[tree.made_by[u] as usize] += wv;
+                    u = tree.parent[u] as usize;
+                }
             }
         }
         // Complemented columns: the sums above are over the complements'

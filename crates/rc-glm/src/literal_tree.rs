@@ -1,20 +1,33 @@
 //! RuleFit's small regression trees, grown directly on the binarizer's
 //! primary literals over a boosting subsample.
 //!
-//! Each tree is the CART regression tree that rc-tree's
-//! `DecisionTreeParams::regressor().max_depth(d)` grows on the 0/1
-//! indicator columns of the literals restricted to the subsample, bit for
-//! bit: the same impurity (weighted variance), the same proxy improvement
-//! `S_l²/W_l + S_r²/W_r` computed from the same sums in the same order
-//! (each feature's statistics summed over the node's rows holding the
-//! feature's rarer value on the subsample, in increasing row order), the
-//! same stopping rules (depth, two rows, impurity ≤ `f64::EPSILON`, an
-//! impurity decrease below `−f64::EPSILON`), the first feature winning
-//! ties, and nodes numbered in preorder (left child first). Growing from a
-//! row-major bitmask of the literals built once per fit avoids the
-//! per-tree work of the general learner (copying the subsample into a new
-//! data set, classifying and indexing every column), and every buffer is
-//! reused from tree to tree.
+//! Each tree is a CART regression tree on the 0/1 indicator columns of
+//! the literals restricted to the subsample, with the rules of rc-tree's
+//! `DecisionTreeParams::regressor().max_depth(d)`: the same impurity
+//! (weighted variance), the same proxy improvement `S_l²/W_l + S_r²/W_r`
+//! (each literal's statistics taken on the node's rows holding its rarer
+//! value on the subsample, the other side as the node's totals minus
+//! them), the same stopping rules (depth, two rows, impurity ≤
+//! `f64::EPSILON`, an impurity decrease below `−f64::EPSILON`), the first
+//! literal winning ties, and nodes numbered in preorder (left child
+//! first).
+//!
+//! The literals' per-node statistics come from histograms: the literals
+//! of one feature share a group of bins (a row's bin is the first of the
+//! group's literals holding it: `x <= t` thresholds are nested, levels
+//! `c == a` disjoint), each node adds each of its rows into one bin per
+//! group, and a literal's sums are then a prefix, a suffix or a single bin
+//! of its group. That is one addition per row and feature instead of one
+//! per row and literal holding its rarer value, but the sums are added in
+//! another order than rc-tree's row by row. Where every sum is exact (e.g.
+//! small dyadic targets and weights) the trees are rc-tree's bit for bit;
+//! on general data a near-tie between two literals can go the other way,
+//! and the test `literal_trees_are_cart_trees_on_the_literals` checks
+//! every split against a brute-force computation of every literal's proxy
+//! (best to within `1e-10 · Σ w y²` of the node). Growing from bins built
+//! once per fit avoids the per-tree work of the general learner (copying
+//! the subsample into a new data set, classifying and indexing every
+//! column), and every buffer is reused from tree to tree.
 
 use crate::bits::Bits;
 
@@ -80,50 +93,146 @@ struct Pending {
     is_left: bool,
 }
 
-/// Per bit of `words` 64-bit words, how many of the vectors added have it
-/// set, bit-sliced: plane `b` holds bit `b` of every count, and adding a
-/// vector is a ripple-carry increment of the planes, one word of 64
-/// counters at a time (the carry dies out after two planes on average).
-#[derive(Debug, Default)]
-struct BitCounts {
-    words: usize,
-    /// `planes[b * words + q]`: bit `b` of the counts of word `q`.
-    planes: Vec<u64>,
+/// A run of literals sharing one set of bins: each training row falls in
+/// exactly one bin of the group, and each literal of the group holds on a
+/// contiguous range of its bins, `lo..=hi`, either a prefix (`lo` the
+/// group's first bin: nested literals such as `x <= t₁ ⊆ x <= t₂ ⊆ …`) or
+/// a single bin (disjoint literals such as `c == a`, `c == b`).
+#[derive(Debug, Clone, Copy)]
+struct Group {
+    /// The group's first bin (global bin index).
+    first: usize,
+    /// One past the group's last bin.
+    end: usize,
 }
 
-impl BitCounts {
-    /// All counts 0, for `words` words and counts up to `max`.
-    fn reset(&mut self, words: usize, max: usize) {
-        let levels = (usize::BITS - max.leading_zeros()).max(1) as usize;
-        self.words = words;
-        self.planes.clear();
-        self.planes.resize(levels * words, 0);
+/// The bins of a literal: it holds on the rows in bins `lo..=hi` of its
+/// group, where `lo == first` or `lo == hi`.
+#[derive(Debug, Clone, Copy)]
+struct Range {
+    group: u32,
+    lo: u32,
+    hi: u32,
+}
+
+/// Per-bin statistics of a node: row counts, `Σ w`, `Σ w·y`, and their
+/// prefix and suffix sums within each group.
+#[derive(Debug, Default)]
+struct Histogram {
+    cnt: Vec<u32>,
+    w: Vec<f64>,
+    wy: Vec<f64>,
+    pre_cnt: Vec<u32>,
+    pre_w: Vec<f64>,
+    pre_wy: Vec<f64>,
+    suf_cnt: Vec<u32>,
+    suf_w: Vec<f64>,
+    suf_wy: Vec<f64>,
+}
+
+/// Statistics of one side of a literal on a node: rows, `Σ w`, `Σ w·y`.
+#[derive(Debug, Clone, Copy, Default)]
+struct Side {
+    cnt: u32,
+    w: f64,
+    wy: f64,
+}
+
+impl Histogram {
+    fn reset(&mut self, bins: usize, weighted: bool) {
+        for v in [&mut self.cnt, &mut self.pre_cnt, &mut self.suf_cnt] {
+            v.clear();
+            v.resize(bins, 0);
+        }
+        let float_bins = if weighted { bins } else { 0 };
+        for v in [&mut self.w, &mut self.pre_w, &mut self.suf_w] {
+            v.clear();
+            v.resize(float_bins, 0.0);
+        }
+        for v in [&mut self.wy, &mut self.pre_wy, &mut self.suf_wy] {
+            v.clear();
+            v.resize(bins, 0.0);
+        }
     }
 
-    /// Adds one vector (its `words` words).
-    #[inline]
-    fn add(&mut self, vector: impl Iterator<Item = u64>) {
-        let words = self.words;
-        for (q, mut carry) in vector.enumerate() {
-            let mut at = q;
-            while carry != 0 {
-                let plane = &mut self.planes[at];
-                let next = *plane & carry;
-                *plane ^= carry;
-                carry = next;
-                at += words;
+    /// Prefix and suffix sums of every group, each summed bin by bin
+    /// from the group's first (prefix) or last (suffix) bin.
+    fn accumulate(&mut self, groups: &[Group]) {
+        let weighted = !self.w.is_empty();
+        for g in groups {
+            let (mut c, mut w, mut wy) = (0u32, 0.0, 0.0);
+            for h in g.first..g.end {
+                c += self.cnt[h];
+                wy += self.wy[h];
+                self.pre_cnt[h] = c;
+                self.pre_wy[h] = wy;
+                if weighted {
+                    w += self.w[h];
+                    self.pre_w[h] = w;
+                }
+            }
+            let (mut c, mut w, mut wy) = (0u32, 0.0, 0.0);
+            for h in (g.first..g.end).rev() {
+                c += self.cnt[h];
+                wy += self.wy[h];
+                self.suf_cnt[h] = c;
+                self.suf_wy[h] = wy;
+                if weighted {
+                    w += self.w[h];
+                    self.suf_w[h] = w;
+                }
             }
         }
     }
 
-    /// The count of bit `f`.
-    fn get(&self, f: usize) -> u32 {
-        let (q, bit) = (f >> 6, f & 63);
-        self.planes
-            .chunks_exact(self.words)
-            .enumerate()
-            .map(|(b, plane)| (((plane[q] >> bit) & 1) as u32) << b)
-            .sum()
+    fn bin(&self, h: usize) -> Side {
+        Side {
+            cnt: self.cnt[h],
+            w: self.w.get(h).copied().unwrap_or(0.0),
+            wy: self.wy[h],
+        }
+    }
+
+    fn prefix(&self, h: usize) -> Side {
+        Side {
+            cnt: self.pre_cnt[h],
+            w: self.pre_w.get(h).copied().unwrap_or(0.0),
+            wy: self.pre_wy[h],
+        }
+    }
+
+    fn suffix(&self, h: usize) -> Side {
+        Side {
+            cnt: self.suf_cnt[h],
+            w: self.suf_w.get(h).copied().unwrap_or(0.0),
+            wy: self.suf_wy[h],
+        }
+    }
+
+    /// The statistics of the node's rows inside (`inside`) or outside the
+    /// literal with bins `r` (group `g`).
+    fn side(&self, r: Range, g: Group, inside: bool) -> Side {
+        let (lo, hi) = (r.lo as usize, r.hi as usize);
+        let after = |h: usize| {
+            if h < g.end {
+                self.suffix(h)
+            } else {
+                Side::default()
+            }
+        };
+        match (inside, lo == g.first) {
+            (true, true) => self.prefix(hi),
+            (true, false) => self.bin(hi),
+            (false, true) => after(hi + 1),
+            (false, false) => {
+                let (a, b) = (self.prefix(lo - 1), after(hi + 1));
+                Side {
+                    cnt: a.cnt + b.cnt,
+                    w: a.w + b.w,
+                    wy: a.wy + b.wy,
+                }
+            }
+        }
     }
 }
 
@@ -131,65 +240,118 @@ impl BitCounts {
 /// buffers from tree to tree.
 #[derive(Debug)]
 pub(crate) struct LiteralTreeGrower {
-    /// Number of literals (features of the trees).
-    p: usize,
-    /// Words per row of `row_words`.
-    mw: usize,
-    /// Row-major literal bits of every training row (`mw` words a row).
-    row_words: Vec<u64>,
+    /// The literals' groups, in literal order.
+    groups: Vec<Group>,
+    /// The bins of each literal.
+    ranges: Vec<Range>,
+    /// Number of bins over all groups.
+    bins: usize,
+    /// Per training row, its bin in each group (`groups.len()` a row).
+    row_bins: Vec<u32>,
     // Per-tree buffers.
-    ones: Vec<u32>,
-    /// Features whose rarer value on the subsample is 0 (bit set).
-    flip: Vec<u64>,
-    /// Features with both values on the subsample (bit set).
-    varying: Vec<u64>,
-    /// Per subsample position, the varying features holding their rarer
-    /// value there: `idx[ptr[k]..ptr[k + 1]]`.
-    ptr: Vec<u32>,
-    idx: Vec<u32>,
+    /// Features whose rarer value on the subsample is 0.
+    flip: Vec<bool>,
+    /// Features with both values on the subsample.
+    varying: Vec<bool>,
+    /// Per subsample position, its bin in each group.
+    pos_bins: Vec<u32>,
     /// `w·y` of every position.
     wy: Vec<f64>,
-    cnt: Vec<u32>,
-    /// Bit-sliced counts of literals over the subsample's rows.
-    counts: BitCounts,
-    sum_w: Vec<f64>,
-    sum_wy: Vec<f64>,
+    hist: Histogram,
 }
 
 impl LiteralTreeGrower {
     /// A grower for the literals `literals` (bitsets over the same `n`
-    /// training rows).
-    pub fn new(literals: &[&Bits], n: usize) -> Self {
-        let p = literals.len();
-        let mw = p.div_ceil(64).max(1);
-        let mut row_words = vec![0u64; n * mw];
-        for (f, bits) in literals.iter().enumerate() {
-            let (q, bit) = (f >> 6, 1u64 << (f & 63));
-            for i in bits.iter() {
-                row_words[i * mw + q] |= bit;
+    /// training rows). Consecutive literals with equal `keys` share bins
+    /// when they are nested in their order (thresholds `x <= t` in
+    /// increasing `t`) or pairwise disjoint (the levels `c == a` of a
+    /// categorical feature); any other literal gets a group of its own.
+    pub fn new<K: PartialEq>(literals: &[&Bits], keys: &[K], n: usize) -> Self {
+        assert_eq!(literals.len(), keys.len(), "one key per literal");
+        let mut groups = Vec::new();
+        let mut ranges = Vec::with_capacity(literals.len());
+        // (first literal, literal count, nested) of each group.
+        let mut shapes: Vec<(usize, usize, bool)> = Vec::new();
+        let mut start = 0;
+        while start < literals.len() {
+            let mut end = start + 1;
+            while end < literals.len() && keys[end] == keys[start] {
+                end += 1;
             }
+            let run = &literals[start..end];
+            let nested = run.windows(2).all(|p| p[0].and_not(p[1]).is_empty());
+            let disjoint = || {
+                let mut union = Bits::new(n);
+                run.iter().all(|b| {
+                    let apart = union.and(b).is_empty();
+                    union = crate::bits::or(&union, b);
+                    apart
+                })
+            };
+            if nested || disjoint() {
+                shapes.push((start, end - start, nested));
+            } else {
+                shapes.extend((start..end).map(|f| (f, 1, true)));
+            }
+            start = end;
+        }
+        let n_groups = shapes.len();
+        let mut row_bins = vec![0u32; n * n_groups];
+        let mut bins = 0usize;
+        for (gi, &(first_lit, len, nested)) in shapes.iter().enumerate() {
+            let g = Group {
+                first: bins,
+                end: bins + len + 1,
+            };
+            let run = &literals[first_lit..first_lit + len];
+            // Bin of a row: the first literal holding it (`len` if none),
+            // found 64 rows at a time (each row is assigned once).
+            for i in 0..n {
+                row_bins[i * n_groups + gi] = (g.first + len) as u32;
+            }
+            for q in 0..n.div_ceil(64) {
+                let mut seen = 0u64;
+                for (a, b) in run.iter().enumerate() {
+                    let word = b.words()[q];
+                    let mut new = word & !seen;
+                    seen |= word;
+                    while new != 0 {
+                        let i = q * 64 + new.trailing_zeros() as usize;
+                        row_bins[i * n_groups + gi] = (g.first + a) as u32;
+                        new &= new - 1;
+                    }
+                }
+            }
+            for a in 0..len {
+                let hi = (g.first + a) as u32;
+                ranges.push(Range {
+                    group: gi as u32,
+                    lo: if nested { g.first as u32 } else { hi },
+                    hi,
+                });
+            }
+            groups.push(g);
+            bins = g.end;
         }
         LiteralTreeGrower {
-            p,
-            mw,
-            row_words,
-            ones: Vec::new(),
+            groups,
+            ranges,
+            bins,
+            row_bins,
             flip: Vec::new(),
             varying: Vec::new(),
-            ptr: Vec::new(),
-            idx: Vec::new(),
+            pos_bins: Vec::new(),
             wy: Vec::new(),
-            cnt: Vec::new(),
-            counts: BitCounts::default(),
-            sum_w: Vec::new(),
-            sum_wy: Vec::new(),
+            hist: Histogram::default(),
         }
     }
 
-    /// Whether training row `i` holds literal `f`.
+    /// Whether subsample position `k` holds literal `f`.
     #[inline]
-    fn bit(&self, i: usize, f: usize) -> bool {
-        (self.row_words[i * self.mw + (f >> 6)] >> (f & 63)) & 1 != 0
+    fn holds(&self, k: usize, f: usize) -> bool {
+        let r = self.ranges[f];
+        let h = self.pos_bins[k * self.groups.len() + r.group as usize];
+        r.lo <= h && h <= r.hi
     }
 
     /// Grows the tree of depth at most `max_depth` fitting `y` with
@@ -247,7 +409,7 @@ impl LiteralTreeGrower {
                 tree.rows.push(node.rows);
                 continue;
             };
-            let (left_rows, right_rows, left, right) = self.sides(&node.rows, inbag, feature, y, w);
+            let (left_rows, right_rows, left, right) = self.sides(&node.rows, m, feature, y, w);
             let (il, ir) = (left.impurity(), right.impurity());
             let improvement =
                 (tot.w / w_total) * (impurity - (right.w / tot.w) * ir - (left.w / tot.w) * il);
@@ -279,52 +441,29 @@ impl LiteralTreeGrower {
         tree
     }
 
-    /// Per subsample: which value of each literal is the rarer one (the
-    /// value whose statistics are summed), and the row-wise index of the
-    /// varying literals holding it.
+    /// Per subsample: each position's bins, and which value of each
+    /// literal is the rarer one (the value whose statistics are summed).
     fn prepare(&mut self, inbag: &[usize], y: &[f64], w: &[f64]) {
-        let (p, mw, m) = (self.p, self.mw, inbag.len());
-        // Each literal's ones on the subsample: the subsample's rows added
-        // up bit-sliced, a row's words at a time.
-        self.counts.reset(mw, m);
+        let (g, m) = (self.groups.len(), inbag.len());
+        self.pos_bins.clear();
         for &i in inbag {
-            self.counts
-                .add(self.row_words[i * mw..(i + 1) * mw].iter().copied());
+            self.pos_bins
+                .extend_from_slice(&self.row_bins[i * g..(i + 1) * g]);
         }
-        self.ones.clear();
-        self.ones.extend((0..p).map(|f| self.counts.get(f)));
+        // Each literal's ones on the subsample, from the bins' counts.
+        self.hist.reset(self.bins, false);
+        for &h in &self.pos_bins {
+            self.hist.cnt[h as usize] += 1;
+        }
+        self.hist.accumulate(&self.groups);
         self.flip.clear();
-        self.flip.resize(mw, 0);
         self.varying.clear();
-        self.varying.resize(mw, 0);
-        for (f, &ones) in self.ones.iter().enumerate() {
-            let ones = ones as usize;
-            if ones == 0 || ones == m {
-                continue;
-            }
-            let bit = 1u64 << (f & 63);
-            self.varying[f >> 6] |= bit;
+        for r in &self.ranges {
+            let ones = self.hist.side(*r, self.groups[r.group as usize], true).cnt as usize;
+            self.varying.push(ones != 0 && ones != m);
             // rc-tree marks the value 1 when it is held by at most half of
             // the rows, else the value 0.
-            if 2 * ones > m {
-                self.flip[f >> 6] |= bit;
-            }
-        }
-        let (ptr, idx) = (&mut self.ptr, &mut self.idx);
-        let (flip, varying) = (&self.flip[..mw], &self.varying[..mw]);
-        ptr.clear();
-        idx.clear();
-        ptr.push(0);
-        for &i in inbag {
-            let row = &self.row_words[i * mw..(i + 1) * mw];
-            for (q, ((&word, &f), &v)) in row.iter().zip(flip).zip(varying).enumerate() {
-                let mut word = (word ^ f) & v;
-                while word != 0 {
-                    idx.push((q * 64) as u32 + word.trailing_zeros());
-                    word &= word - 1;
-                }
-            }
-            ptr.push(idx.len() as u32);
+            self.flip.push(2 * ones > m);
         }
         self.wy.clear();
         self.wy.extend(w.iter().zip(y).map(|(&w, &y)| w * y));
@@ -349,58 +488,59 @@ impl LiteralTreeGrower {
     /// The first feature with the best proxy improvement on the node's
     /// positions `rows` (totals `tot`), if any feature varies there.
     /// `w`: the positions' weights, `None` when they are all 1.
+    ///
+    /// Each group's bins are summed over the node's rows (one addition a
+    /// row and group), and a literal's statistics are then a prefix,
+    /// suffix or single bin of its group.
     fn best_split(&mut self, rows: &Bits, tot: &Totals, w: Option<&[f64]>) -> Option<usize> {
-        let p = self.p;
-        self.cnt.clear();
-        self.cnt.resize(p, 0);
-        self.sum_wy.clear();
-        self.sum_wy.resize(p, 0.0);
-        let (idx, ptr, wy) = (&self.idx, &self.ptr, &self.wy);
-        let (cnt, sum_wy) = (&mut self.cnt[..p], &mut self.sum_wy[..p]);
-        if w.is_none() {
-            for k in rows.iter() {
-                let wy = wy[k];
-                for &f in &idx[ptr[k] as usize..ptr[k + 1] as usize] {
-                    let f = f as usize;
-                    cnt[f] += 1;
-                    sum_wy[f] += wy;
+        let g = self.groups.len();
+        self.hist.reset(self.bins, w.is_some());
+        let (pos_bins, wy) = (&self.pos_bins, &self.wy);
+        let hist = &mut self.hist;
+        let (cnt, sum_wy) = (&mut hist.cnt[..], &mut hist.wy[..]);
+        match w {
+            None => {
+                for k in rows.iter() {
+                    let wy = wy[k];
+                    for &h in &pos_bins[k * g..(k + 1) * g] {
+                        let h = h as usize;
+                        cnt[h] += 1;
+                        sum_wy[h] += wy;
+                    }
                 }
             }
-        } else {
-            self.sum_w.clear();
-            self.sum_w.resize(p, 0.0);
-            let sum_w = &mut self.sum_w[..p];
-            let w = w.unwrap_or(&[]);
-            for k in rows.iter() {
-                let wy = wy[k];
-                let wk = w[k];
-                for &f in &idx[ptr[k] as usize..ptr[k + 1] as usize] {
-                    let f = f as usize;
-                    cnt[f] += 1;
-                    sum_w[f] += wk;
-                    sum_wy[f] += wy;
+            Some(w) => {
+                let sum_w = &mut hist.w[..];
+                for k in rows.iter() {
+                    let (wy, wk) = (wy[k], w[k]);
+                    for &h in &pos_bins[k * g..(k + 1) * g] {
+                        let h = h as usize;
+                        cnt[h] += 1;
+                        sum_w[h] += wk;
+                        sum_wy[h] += wy;
+                    }
                 }
             }
         }
+        self.hist.accumulate(&self.groups);
         let m_node = rows.count();
         let mut best: Option<usize> = None;
         let mut best_proxy = f64::NEG_INFINITY;
-        for f in 0..p {
-            if (self.varying[f >> 6] >> (f & 63)) & 1 == 0 {
+        for (f, r) in self.ranges.iter().enumerate() {
+            if !self.varying[f] {
                 continue;
             }
-            let nb = self.cnt[f] as usize;
+            let flipped = self.flip[f];
+            // The rarer value's rows of the node: outside the literal when
+            // flipped.
+            let rare = self.hist.side(*r, self.groups[r.group as usize], !flipped);
+            let nb = rare.cnt as usize;
             if nb == 0 || nb == m_node {
                 continue;
             }
             // A sum of ones is exact: the count is the weight sum.
-            let bw = if w.is_none() {
-                nb as f64
-            } else {
-                self.sum_w[f]
-            };
-            let bs = self.sum_wy[f];
-            let flipped = (self.flip[f >> 6] >> (f & 63)) & 1 != 0;
+            let bw = if w.is_none() { nb as f64 } else { rare.w };
+            let bs = rare.wy;
             // The left child holds the rows outside the literal (value 0).
             let (wl, sl) = if flipped {
                 (bw, bs)
@@ -421,22 +561,21 @@ impl LiteralTreeGrower {
         best
     }
 
-    /// Splits the positions `rows` on `feature`: the positions outside and
-    /// inside the literal, with their totals (each summed in increasing
-    /// order).
+    /// Splits the positions `rows` (of `m`) on `feature`: the positions
+    /// outside and inside the literal, with their totals (each summed in
+    /// increasing order).
     fn sides(
         &self,
         rows: &Bits,
-        inbag: &[usize],
+        m: usize,
         feature: usize,
         y: &[f64],
         w: &[f64],
     ) -> (Bits, Bits, Totals, Totals) {
-        let m = inbag.len();
         let mut left_rows = Bits::new(m);
         let mut right_rows = Bits::new(m);
         for k in rows.iter() {
-            if self.bit(inbag[k], feature) {
+            if self.holds(k, feature) {
                 right_rows.insert(k);
             } else {
                 left_rows.insert(k);
@@ -468,7 +607,7 @@ mod tests {
             literal(n, |i| i % 3 == 0),
         ];
         let refs: Vec<&Bits> = lits.iter().collect();
-        let mut grower = LiteralTreeGrower::new(&refs, n);
+        let mut grower = LiteralTreeGrower::new(&refs, &(0..refs.len()).collect::<Vec<_>>(), n);
         // y = 5 on the rows of literal 1, with a small effect of literal 0.
         let inbag: Vec<usize> = (0..n).collect();
         let y: Vec<f64> = (0..n)
@@ -506,7 +645,7 @@ mod tests {
         let n = 10;
         let lits = [literal(n, |i| i < 5)];
         let refs: Vec<&Bits> = lits.iter().collect();
-        let mut grower = LiteralTreeGrower::new(&refs, n);
+        let mut grower = LiteralTreeGrower::new(&refs, &(0..refs.len()).collect::<Vec<_>>(), n);
         let inbag: Vec<usize> = (0..n).collect();
         let tree = grower.grow(&inbag, &[2.5; 10], &[1.0; 10], true, 3);
         assert_eq!(tree.splits, vec![None]);

@@ -16,9 +16,11 @@
 //!   leaves; the trees are depth-limited, so it gets
 //!   `max_depth = ⌈log2 t_m⌉` (a tree of that depth has at most `2^depth`
 //!   leaves; this is the one deviation from leaf-limited growth). Each is
-//!   the CART regression tree rc-tree's `DecisionTreeParams::regressor()`
-//!   grows on the subsample's 0/1 literal columns, bit for bit, grown
-//!   directly from the literals' bitsets (`literal_tree`);
+//!   a CART regression tree on the subsample's 0/1 literal columns with
+//!   the rules of rc-tree's `DecisionTreeParams::regressor()`, grown
+//!   directly from per-feature histograms of the literals (`literal_tree`;
+//!   rc-tree's tree bit for bit where the sums are exact, otherwise a
+//!   near-tie between two literals may go the other way);
 //! * trees are added until `Σ t_m ≥ max_rules` (2000), each on a
 //!   subsample of `min(0.5, (100 + 6√n)/n)` of the rows without
 //!   replacement, with learning rate ("memory") 0.01, fitted to the
@@ -433,7 +435,16 @@ impl RuleEnsemble {
         let primary = binarizer.primary_literals();
         let n = data.n_rows();
         let literal_bits: Vec<&Bits> = primary.iter().map(|&j| matrix.bits(j)).collect();
-        let mut grower = LiteralTreeGrower::new(&literal_bits, n);
+        // Each feature's thresholds (nested) and levels (disjoint) share
+        // the histogram bins of one group.
+        let keys: Vec<(usize, u8)> = primary
+            .iter()
+            .map(|&j| {
+                let l = binarizer.literals()[j];
+                (l.feature, l.op as u8)
+            })
+            .collect();
+        let mut grower = LiteralTreeGrower::new(&literal_bits, &keys, n);
         let grow = |inbag: &[usize], resid: &[f64], depth: usize, _round: u64| {
             let raw: Option<Vec<f64>> = raw_weights.map(|w| inbag.iter().map(|&i| w[i]).collect());
             let w = tree_weights(raw.as_deref(), inbag.len());
@@ -668,20 +679,171 @@ mod tests {
         .unwrap()
     }
 
-    /// The ensemble as RuleFit built it before the literal trees: each
-    /// round's tree grown by rc-tree's regressor on a copy of the
-    /// subsample's indicator columns (`Binarizer::indicator_dataset`), its
-    /// leaves found with `apply`.
-    fn build_with_rc_tree(
+    /// The tree rc-tree's regressor grows on the subsample `inbag` of the
+    /// indicator columns `input` (one per primary literal) with target `y`
+    /// and raw weights `raw`, as a `LiteralTree` (its leaves found with
+    /// `apply`).
+    fn rc_tree_tree(
+        input: &Dataset,
+        inbag: &[usize],
+        y: &[f64],
+        raw: Option<&[f64]>,
+        depth: usize,
+        seed: u64,
+    ) -> LiteralTree {
+        use rc_tree::DecisionTreeParams;
+        let sub = input
+            .subset(inbag)
+            .unwrap()
+            .with_target(Target::Real(y.to_vec()))
+            .unwrap();
+        let learner = DecisionTreeParams::regressor().max_depth(depth).seed(seed);
+        let fitted = match raw {
+            None => learner.fit(&sub).unwrap(),
+            Some(w) => {
+                let w: Vec<f64> = inbag.iter().map(|&i| w[i]).collect();
+                learner.fit_weighted(&sub, &w).unwrap()
+            }
+        };
+        let t = fitted.tree();
+        let mut splits = vec![None; t.n_nodes()];
+        for node in t.nodes() {
+            splits[node.id] = node.split.map(|s| Split {
+                feature: s.feature,
+                left: s.left,
+                right: s.right,
+            });
+        }
+        let mut rows = vec![Bits::new(inbag.len()); t.n_nodes()];
+        for (k, leaf) in fitted.apply(&sub).unwrap().into_iter().enumerate() {
+            rows[leaf].insert(k);
+        }
+        for id in (0..t.n_nodes()).rev() {
+            if let Some(s) = splits[id] {
+                rows[id] = crate::bits::or(&rows[s.left], &rows[s.right]);
+            }
+        }
+        LiteralTree { splits, rows }
+    }
+
+    /// Checks `tree` (grown on the positions of `inbag` with targets `y`,
+    /// tree weights `w` and depth at most `depth`) against the CART rules,
+    /// computed independently from the literals' bitsets `lits` over all
+    /// training rows: nodes in preorder, each split's children are its
+    /// rows outside and inside the literal, each split's literal has the
+    /// best proxy `S_l²/W_l + S_r²/W_r` of all literals to within
+    /// `1e-10 · Σ w y²` of the node (an upper bound of every proxy), and a
+    /// leaf above the depth limit with two rows or more is pure or no
+    /// literal separates its rows. Returns the number of splits checked.
+    fn check_cart(
+        tree: &LiteralTree,
+        lits: &[Bits],
+        inbag: &[usize],
+        y: &[f64],
+        w: &[f64],
+        depth: usize,
+        what: &str,
+    ) -> usize {
+        let m = inbag.len();
+        let mut node_depth = vec![0usize; tree.splits.len()];
+        let mut checked = 0;
+        // (S_out, W_out, S_in, W_in, rows in, rows out) of a literal.
+        let sides = |rows: &Bits, lit: &Bits| {
+            let mut t = [0.0f64; 4];
+            let mut counts = [0usize; 2];
+            for k in rows.iter() {
+                let inside = lit.contains(inbag[k]);
+                let at = 2 * usize::from(inside);
+                t[at] += w[k] * y[k];
+                t[at + 1] += w[k];
+                counts[usize::from(inside)] += 1;
+            }
+            (t, counts)
+        };
+        for (id, split) in tree.splits.iter().enumerate() {
+            let rows = &tree.rows[id];
+            assert!(node_depth[id] <= depth, "{what}: node {id} too deep");
+            let scale: f64 = rows.iter().map(|k| w[k] * y[k] * y[k]).sum();
+            let (sw, s): (f64, f64) = rows
+                .iter()
+                .fold((0.0, 0.0), |(a, b), k| (a + w[k], b + w[k] * y[k]));
+            let impurity = scale / sw - (s / sw) * (s / sw);
+            // Every literal's proxy on the node, by direct sums.
+            let proxies: Vec<Option<f64>> = lits
+                .iter()
+                .map(|lit| {
+                    let (t, counts) = sides(rows, lit);
+                    (counts[0] > 0 && counts[1] > 0)
+                        .then(|| t[0] * t[0] / t[1] + t[2] * t[2] / t[3])
+                })
+                .collect();
+            let best = proxies
+                .iter()
+                .flatten()
+                .copied()
+                .fold(f64::NEG_INFINITY, f64::max);
+            match split {
+                Some(sp) => {
+                    assert_eq!(sp.left, id + 1, "{what}: preorder");
+                    for child in [sp.left, sp.right] {
+                        node_depth[child] = node_depth[id] + 1;
+                    }
+                    let lit = &lits[sp.feature];
+                    let inside: Vec<usize> =
+                        rows.iter().filter(|&k| lit.contains(inbag[k])).collect();
+                    let outside: Vec<usize> =
+                        rows.iter().filter(|&k| !lit.contains(inbag[k])).collect();
+                    assert_eq!(tree.rows[sp.right].iter().collect::<Vec<_>>(), inside);
+                    assert_eq!(tree.rows[sp.left].iter().collect::<Vec<_>>(), outside);
+                    let chosen = proxies[sp.feature]
+                        .unwrap_or_else(|| panic!("{what}: node {id} splits on a constant"));
+                    assert!(
+                        chosen >= best - 1e-10 * scale,
+                        "{what}: node {id} literal {} proxy {chosen}, best {best}",
+                        sp.feature
+                    );
+                    checked += 1;
+                }
+                None => {
+                    if node_depth[id] < depth && rows.count() >= 2 && impurity > 1e-12 {
+                        assert!(
+                            proxies.iter().all(Option::is_none),
+                            "{what}: leaf {id} (impurity {impurity}) could split"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(tree.rows[0].count() == m || m == 0, "{what}: root rows");
+        checked
+    }
+
+    /// Targets rounded to multiples of 2⁻⁶ in `[-8, 8]`: with small
+    /// integer or dyadic weights every sum of the trees is exact, in any
+    /// order.
+    fn dyadic(y: &[f64]) -> Vec<f64> {
+        y.iter()
+            .map(|v| (v * 64.0).round().clamp(-512.0, 512.0) / 64.0)
+            .collect()
+    }
+
+    /// Builds the ensemble with the literal trees, checking every tree
+    /// with `check_cart`; with `exact`, each tree is grown on the
+    /// residuals rounded by `dyadic` and must equal rc-tree's tree on the
+    /// same targets, bit for bit. Returns the ensemble and the number of
+    /// splits checked.
+    fn build_checked(
         params: &RuleFitParams,
         data: &Dataset,
         weights: Option<&[f64]>,
-    ) -> RuleEnsemble {
-        use rc_tree::DecisionTreeParams;
+        exact: bool,
+        what: &str,
+    ) -> (RuleEnsemble, usize) {
         use rulecover_core::rng::derive_seed;
 
         let (encoder_free, weights) = training_rows(data, weights).unwrap();
         let data = &encoder_free;
+        let n = data.n_rows();
         let target = prepare_target(data, params.loss, weights.as_ref()).unwrap();
         let raw_weights = weights.as_ref().map(|w| w.raw.as_slice());
         let binarizer =
@@ -689,46 +851,38 @@ mod tests {
                 .unwrap();
         let matrix = binarizer.transform(data).unwrap();
         let primary = binarizer.primary_literals();
+        let lits: Vec<Bits> = primary.iter().map(|&j| matrix.bits(j).clone()).collect();
+        let refs: Vec<&Bits> = lits.iter().collect();
+        let keys: Vec<(usize, u8)> = primary
+            .iter()
+            .map(|&j| {
+                let l = binarizer.literals()[j];
+                (l.feature, l.op as u8)
+            })
+            .collect();
+        let mut grower = LiteralTreeGrower::new(&refs, &keys, n);
         let input = binarizer
             .indicator_dataset(data)
             .unwrap()
-            .with_target(Target::Real(vec![0.0; data.n_rows()]))
+            .with_target(Target::Real(vec![0.0; n]))
             .unwrap();
+        let mut checked = 0;
         let grow = |inbag: &[usize], resid: &[f64], depth: usize, round: u64| {
-            let sub = input
-                .subset(inbag)?
-                .with_target(Target::Real(resid.to_vec()))?;
-            let learner = DecisionTreeParams::regressor()
-                .max_depth(depth)
-                .seed(derive_seed(params.seed, round));
-            let fitted = match raw_weights {
-                None => learner.fit(&sub)?,
-                Some(w) => {
-                    let w: Vec<f64> = inbag.iter().map(|&i| w[i]).collect();
-                    learner.fit_weighted(&sub, &w)?
-                }
-            };
-            let t = fitted.tree();
-            let mut splits = vec![None; t.n_nodes()];
-            for node in t.nodes() {
-                splits[node.id] = node.split.map(|s| Split {
-                    feature: s.feature,
-                    left: s.left,
-                    right: s.right,
-                });
+            let y = if exact { dyadic(resid) } else { resid.to_vec() };
+            let raw: Option<Vec<f64>> = raw_weights.map(|w| inbag.iter().map(|&i| w[i]).collect());
+            let w = tree_weights(raw.as_deref(), inbag.len());
+            let unit = w.iter().all(|&v| v == 1.0);
+            let tree = grower.grow(inbag, &y, &w, unit, depth);
+            let at = format!("{what}, round {round}");
+            checked += check_cart(&tree, &lits, inbag, &y, &w, depth, &at);
+            if exact {
+                let seed = derive_seed(params.seed, round);
+                let old = rc_tree_tree(&input, inbag, &y, raw_weights, depth, seed);
+                assert_eq!(tree, old, "{at}: rc-tree's tree");
             }
-            let mut rows = vec![Bits::new(inbag.len()); t.n_nodes()];
-            for (k, leaf) in fitted.apply(&sub)?.into_iter().enumerate() {
-                rows[leaf].insert(k);
-            }
-            for id in (0..t.n_nodes()).rev() {
-                if let Some(s) = splits[id] {
-                    rows[id] = crate::bits::or(&rows[s.left], &rows[s.right]);
-                }
-            }
-            Ok(LiteralTree { splits, rows })
+            Ok(tree)
         };
-        RuleEnsemble::boost(
+        let ensemble = RuleEnsemble::boost(
             params,
             data,
             raw_weights,
@@ -738,29 +892,8 @@ mod tests {
             primary,
             grow,
         )
-        .unwrap()
-    }
-
-    /// The ensemble of the literal trees.
-    fn build_with_literal_trees(
-        params: &RuleFitParams,
-        data: &Dataset,
-        weights: Option<&[f64]>,
-    ) -> RuleEnsemble {
-        let (data, weights) = training_rows(data, weights).unwrap();
-        RuleEnsemble::build(params, &data, weights.as_ref()).unwrap()
-    }
-
-    fn assert_same_ensemble(a: &RuleEnsemble, b: &RuleEnsemble, what: &str) {
-        assert!(
-            a.columns.len() > 10,
-            "{what}: only {} terms",
-            a.columns.len()
-        );
-        assert_eq!(a.kinds, b.kinds, "{what}: rule keys");
-        assert_eq!(a.rules, b.rules, "{what}: conjunctions");
-        assert_eq!(a.columns, b.columns, "{what}: covers");
-        assert_eq!(a.missing_at_fit, b.missing_at_fit, "{what}");
+        .unwrap();
+        (ensemble, checked)
     }
 
     /// `mixed_data` with a 0/1 target depending on every column.
@@ -786,10 +919,11 @@ mod tests {
         .unwrap()
     }
 
-    #[test]
-    fn literal_trees_grow_the_ensemble_rc_tree_grew() {
+    /// The data sets and settings of the literal-tree tests: logistic and
+    /// squared loss, linear terms, 19 thresholds, the full subsample.
+    fn tree_cases() -> Vec<(&'static str, Dataset, RuleFitParams)> {
         let small = RuleFitParams::new().max_rules(120);
-        let cases: Vec<(&str, Dataset, RuleFitParams)> = vec![
+        vec![
             ("logistic", mixed_classes(900, 3), small.clone()),
             (
                 "logistic, seed 9",
@@ -810,28 +944,49 @@ mod tests {
                     ..small.clone().subsample(Some(1.0))
                 },
             ),
-        ];
-        for (what, data, params) in &cases {
-            let new = build_with_literal_trees(params, data, None);
-            let old = build_with_rc_tree(params, data, None);
-            assert_same_ensemble(&new, &old, what);
-            // Weighted: integer and fractional weights, and extreme
-            // uniform weights (rescaled to 1 for the trees).
+        ]
+    }
+
+    /// The literal trees are CART regression trees on the literals: where
+    /// every sum is exact in any order (targets rounded to multiples of
+    /// 2⁻⁶; no weights, dyadic, integer, extreme uniform and huge
+    /// weights), they are rc-tree's trees bit for bit (the same splits,
+    /// tie rule, stopping rules and preorder); on the raw residuals with
+    /// fractional weights, every split is the best one to within a tight
+    /// tolerance of an independent brute-force computation.
+    #[test]
+    fn literal_trees_are_cart_trees_on_the_literals() {
+        for (what, data, params) in &tree_cases() {
             let n = data.n_rows();
             let mut rng = Rng::new(17);
-            let varied: Vec<f64> = (0..n).map(|_| 0.25 + 3.0 * rng.next_f64()).collect();
+            let dyadic_w: Vec<f64> = (0..n).map(|_| (2 + rng.below(25)) as f64 / 8.0).collect();
             let integer: Vec<f64> = (0..n).map(|i| (1 + i % 3) as f64).collect();
             let uniform = vec![1000.0; n];
-            let huge: Vec<f64> = varied.iter().map(|w| w * 1e6).collect();
-            for (kind, w) in [
-                ("varied", &varied),
-                ("integer", &integer),
-                ("uniform 1000", &uniform),
-                ("huge", &huge),
-            ] {
-                let new = build_with_literal_trees(params, data, Some(w));
-                let old = build_with_rc_tree(params, data, Some(w));
-                assert_same_ensemble(&new, &old, &format!("{what}, {kind} weights"));
+            let huge: Vec<f64> = dyadic_w.iter().map(|w| w * 1e6).collect();
+            let varied: Vec<f64> = (0..n).map(|_| 0.25 + 3.0 * rng.next_f64()).collect();
+            let exact_cases: [(&str, Option<&[f64]>); 5] = [
+                ("no", None),
+                ("dyadic", Some(&dyadic_w)),
+                ("integer", Some(&integer)),
+                ("uniform 1000", Some(&uniform)),
+                ("huge", Some(&huge)),
+            ];
+            for (kind, w) in exact_cases {
+                let at = format!("{what}, exact sums, {kind} weights");
+                let (ensemble, checked) = build_checked(params, data, w, true, &at);
+                assert!(ensemble.columns.len() > 10, "{at}: few terms");
+                assert!(checked > 20, "{at}: {checked} splits");
+            }
+            for (kind, w) in [("no", None), ("varied", Some(&varied[..]))] {
+                let at = format!("{what}, raw residuals, {kind} weights");
+                let (ensemble, checked) = build_checked(params, data, w, false, &at);
+                assert!(ensemble.columns.len() > 10, "{at}: few terms");
+                assert!(checked > 20, "{at}: {checked} splits");
+                // The production path grows the same trees.
+                let (data, weights) = training_rows(data, w).unwrap();
+                let built = RuleEnsemble::build(params, &data, weights.as_ref()).unwrap();
+                assert_eq!(built.kinds, ensemble.kinds, "{at}: rule keys");
+                assert_eq!(built.columns, ensemble.columns, "{at}: covers");
             }
         }
     }
