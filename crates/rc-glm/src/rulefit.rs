@@ -410,6 +410,19 @@ fn tree_weights(raw: Option<&[f64]>, m: usize) -> Vec<f64> {
     }
 }
 
+/// The key of each primary literal for [`LiteralTreeGrower::new`]: its
+/// feature and operator, so that each feature's thresholds (nested) and
+/// levels (disjoint) share the histogram bins of one group.
+fn group_keys(binarizer: &Binarizer, primary: &[usize]) -> Vec<(usize, u8)> {
+    primary
+        .iter()
+        .map(|&j| {
+            let l = binarizer.literals()[j];
+            (l.feature, l.op as u8)
+        })
+        .collect()
+}
+
 /// The terms of a RuleFit model before the L1 fit.
 struct RuleEnsemble {
     target: crate::colgen::PreparedTarget,
@@ -435,15 +448,7 @@ impl RuleEnsemble {
         let primary = binarizer.primary_literals();
         let n = data.n_rows();
         let literal_bits: Vec<&Bits> = primary.iter().map(|&j| matrix.bits(j)).collect();
-        // Each feature's thresholds (nested) and levels (disjoint) share
-        // the histogram bins of one group.
-        let keys: Vec<(usize, u8)> = primary
-            .iter()
-            .map(|&j| {
-                let l = binarizer.literals()[j];
-                (l.feature, l.op as u8)
-            })
-            .collect();
+        let keys = group_keys(&binarizer, &primary);
         let mut grower = LiteralTreeGrower::new(&literal_bits, &keys, n);
         let grow = |inbag: &[usize], resid: &[f64], depth: usize, _round: u64| {
             let raw: Option<Vec<f64>> = raw_weights.map(|w| inbag.iter().map(|&i| w[i]).collect());
@@ -853,13 +858,7 @@ mod tests {
         let primary = binarizer.primary_literals();
         let lits: Vec<Bits> = primary.iter().map(|&j| matrix.bits(j).clone()).collect();
         let refs: Vec<&Bits> = lits.iter().collect();
-        let keys: Vec<(usize, u8)> = primary
-            .iter()
-            .map(|&j| {
-                let l = binarizer.literals()[j];
-                (l.feature, l.op as u8)
-            })
-            .collect();
+        let keys = group_keys(&binarizer, &primary);
         let mut grower = LiteralTreeGrower::new(&refs, &keys, n);
         let input = binarizer
             .indicator_dataset(data)

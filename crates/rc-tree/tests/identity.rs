@@ -133,6 +133,21 @@ fn pinned<M: Serialize + Predict<Error = rc_tree::Error>>(
     one
 }
 
+/// Asserts that the models' hashes are the recorded ones; when they are
+/// not, the message lists the new hashes, ready to paste.
+fn assert_recorded(got: &[(&str, u64)], expected: &[(&str, u64)]) {
+    let report: Vec<String> = got
+        .iter()
+        .map(|(name, h)| format!("(\"{name}\", {h:#018x}),"))
+        .collect();
+    assert_eq!(
+        got,
+        expected,
+        "models changed; the new hashes:\n{}",
+        report.join("\n")
+    );
+}
+
 #[test]
 fn fitted_models_are_bit_identical_to_the_recorded_ones() {
     let two = mixed(700, 2, 1);
@@ -309,16 +324,7 @@ fn fitted_models_are_bit_identical_to_the_recorded_ones() {
         ("adaboost", 0xc1433c4cf9f561d1),
         ("gradient boosting", 0x17f1b23169b6de9b),
     ];
-    let report: Vec<String> = got
-        .iter()
-        .map(|(name, h)| format!("(\"{name}\", {h:#018x}),"))
-        .collect();
-    assert_eq!(
-        got,
-        expected,
-        "models changed; the new hashes:\n{}",
-        report.join("\n")
-    );
+    assert_recorded(&got, &expected);
 }
 
 /// `n` rows with a categorical column of 90 levels (one-hot: more than 64
@@ -498,16 +504,7 @@ fn wide_one_hot_models_are_bit_identical_to_the_recorded_ones() {
         ("rf scikit-learn stream", 0x8567db54ba1ee659),
         ("rf regression", 0x6e4bef6617d9f3b7),
     ];
-    let report: Vec<String> = got
-        .iter()
-        .map(|(name, h)| format!("(\"{name}\", {h:#018x}),"))
-        .collect();
-    assert_eq!(
-        got,
-        expected,
-        "models changed; the new hashes:\n{}",
-        report.join("\n")
-    );
+    assert_recorded(&got, &expected);
 }
 
 /// Data whose one-hot columns span four bitmask words (a 200-level
@@ -564,14 +561,5 @@ fn wider_one_hot_models_are_bit_identical_to_the_recorded_ones() {
         ("rf entropy 2 classes", 0x7a53b102e3c25722),
         ("rf entropy 2 classes, two words", 0xf347a0c0ebfcf4e1),
     ];
-    let report: Vec<String> = got
-        .iter()
-        .map(|(name, h)| format!("(\"{name}\", {h:#018x}),"))
-        .collect();
-    assert_eq!(
-        got,
-        expected,
-        "models changed; the new hashes:\n{}",
-        report.join("\n")
-    );
+    assert_recorded(&got, &expected);
 }
