@@ -2002,6 +2002,31 @@ mod tests {
         assert_eq!(solve(prob, None, settings).unwrap(), fit);
     }
 
+    /// [`assert_reaches_the_default_paths_optimum`] on the problem of
+    /// `loss`, `y`, `columns` and `penalties`, without sample weights and
+    /// with weights drawn in `[0.5, 2.5)` from `seed`.
+    fn assert_reaches_the_optimum_with_and_without_weights(
+        loss: Loss,
+        y: &[f64],
+        columns: &[Column],
+        penalties: &[f64],
+        settings: &GlmSettings,
+        seed: u64,
+    ) {
+        let mut rng = Rng::new(seed);
+        let w: Vec<f64> = (0..y.len()).map(|_| 0.5 + 2.0 * rng.next_f64()).collect();
+        for weights in [None, Some(w.as_slice())] {
+            let prob = GlmProblem {
+                loss,
+                y,
+                columns,
+                penalties,
+                weights,
+            };
+            assert_reaches_the_default_paths_optimum(&prob, settings, seed);
+        }
+    }
+
     /// Covariance updates reach the default path's optimum (the same
     /// objective within the KKT tolerance's reach) and a KKT point, with
     /// and without sample weights, on problems with more columns than the
@@ -2012,18 +2037,9 @@ mod tests {
         for seed in 0..8 {
             for loss in [Loss::Logistic, Loss::Squared] {
                 let (y, columns, penalties) = random_problem(50 + seed, 500, 90, loss);
-                let mut rng = Rng::new(seed);
-                let w: Vec<f64> = (0..y.len()).map(|_| 0.5 + 2.0 * rng.next_f64()).collect();
-                for weights in [None, Some(w.as_slice())] {
-                    let prob = GlmProblem {
-                        loss,
-                        y: &y,
-                        columns: &columns,
-                        penalties: &penalties,
-                        weights,
-                    };
-                    assert_reaches_the_default_paths_optimum(&prob, &cov, seed);
-                }
+                assert_reaches_the_optimum_with_and_without_weights(
+                    loss, &y, &columns, &penalties, &cov, seed,
+                );
             }
         }
     }
@@ -2043,18 +2059,9 @@ mod tests {
             let (y, columns, _) = random_problem(70 + seed, 600, 420, loss);
             // Small penalties make most columns active at first.
             let penalties = vec![1e-3; columns.len()];
-            let mut rng = Rng::new(seed);
-            let w: Vec<f64> = (0..y.len()).map(|_| 0.5 + 2.0 * rng.next_f64()).collect();
-            for weights in [None, Some(w.as_slice())] {
-                let prob = GlmProblem {
-                    loss,
-                    y: &y,
-                    columns: &columns,
-                    penalties: &penalties,
-                    weights,
-                };
-                assert_reaches_the_default_paths_optimum(&prob, &cov, seed);
-            }
+            assert_reaches_the_optimum_with_and_without_weights(
+                loss, &y, &columns, &penalties, &cov, seed,
+            );
         }
     }
 
