@@ -17,11 +17,16 @@
 //!   where the module declares `mod m;`), as Rust 2018 resolves them.
 //!
 //! Comments, doc comments (intra-doc links) and literals are not read.
-//! `mod` declarations are not imports. The crate root's `pub use`
-//! re-exports are not imports either: a path through them
-//! (`crate::Error` where `lib.rs` says `pub use error::Error`) is followed to
-//! the file that the re-export names. The root's other paths and items count
-//! like any file's.
+//! `mod` declarations are not imports. Re-exports are not imports of their
+//! own: a path to a name that a module-level `use` binds (`crate::Error`
+//! where `lib.rs` says `pub use error::Error`) is followed to the file that
+//! defines it. A file importing from its own descendant modules is no edge
+//! either: the descendants (`csv/plan.rs` of `csv.rs`, every module of the
+//! crate root) are the parent's parts, the parent their facade, as the
+//! crate root is the crate's; so the crate root is in no circle. Imports the
+//! other way (`csv/plan.rs` using `super::CsvOptions`, any file using an
+//! item defined in `lib.rs`) are edges, and so are imports between
+//! siblings.
 //!
 //! Test code counts like any other code: a `#[cfg(test)] mod tests` that
 //! imports its own file's items through `super::` stays inside its file and
