@@ -116,16 +116,6 @@ pub struct Circle {
     pub edges: Vec<Edge>,
 }
 
-impl Circle {
-    /// Whether the circle is made of exactly these files (relative to the
-    /// workspace root, in any order).
-    pub fn is_of(&self, files: &[&str]) -> bool {
-        let mut want: Vec<&str> = files.to_vec();
-        want.sort_unstable();
-        self.files.iter().map(String::as_str).eq(want)
-    }
-}
-
 impl fmt::Display for Circle {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "circle of files: {}", self.files.join(", "))?;
@@ -1055,7 +1045,6 @@ mod tests {
                 },
             ]
         );
-        assert!(found[0].is_of(&["b.rs", "a.rs"]));
     }
 
     #[test]
