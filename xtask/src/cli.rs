@@ -16,6 +16,9 @@ commands:
   report DIR...      merge results.json of one or more runs (e.g. shards) into
                      --out (default: the first DIR) and regenerate
                      docs/REPRODUCTION.md
+  lint               check that no files of a crate import from each other in
+                     a circle and that no crates/*/src file is over 1,500
+                     lines
   help               this text
 
 bench options:
@@ -60,6 +63,8 @@ pub enum Command {
         /// `--out`.
         out: Option<PathBuf>,
     },
+    /// `lint`.
+    Lint,
     /// `help`.
     Help,
 }
@@ -134,6 +139,10 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command> {
     };
     match cmd.as_str() {
         "help" | "--help" | "-h" => Ok(Command::Help),
+        "lint" => match args.next() {
+            None => Ok(Command::Lint),
+            Some(a) => Err(Error::Usage(format!("lint: unknown argument '{a}'"))),
+        },
         "datasets" => {
             let mut data_dir = None;
             while let Some(a) = args.next() {
@@ -236,5 +245,7 @@ mod tests {
         assert!(p("frobnicate").is_err());
         assert!(p("report").is_err());
         assert_eq!(p("").unwrap(), Command::Help);
+        assert_eq!(p("lint").unwrap(), Command::Lint);
+        assert!(p("lint --fix").is_err());
     }
 }

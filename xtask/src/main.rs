@@ -7,6 +7,7 @@ mod data;
 mod error;
 mod harness;
 mod journal;
+mod lint;
 mod meta;
 mod paper;
 mod records;
@@ -37,6 +38,7 @@ fn main() {
         Command::Datasets { data_dir } => datasets(data_dir.as_deref()),
         Command::Bench(args) => bench(&args),
         Command::Report { dirs, out } => report(&dirs, out.as_deref()),
+        Command::Lint => lint::main(),
     });
     if let Err(e) = outcome {
         eprintln!("error: {e}");

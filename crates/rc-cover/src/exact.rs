@@ -6,10 +6,25 @@ use std::time::Duration;
 
 use rc_lp::{MipOptions, MipSolver, MipStatus, Model};
 use rulecover_core::CoverageMatrix;
+use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::greedy::remove_redundant;
-use crate::mirco::CoverStatus;
+
+/// How the selected cover was obtained.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum CoverStatus {
+    /// The greedy heuristic's cover.
+    Greedy,
+    /// A proven optimal cover.
+    Optimal,
+    /// The time limit stopped the MIP; the best cover found is used, with
+    /// the relative gap to the best bound.
+    TimeLimit {
+        /// Relative gap `(cover cost − bound) / cover cost`.
+        gap: f64,
+    },
+}
 
 /// An optimal or best-found cover.
 #[derive(Debug, Clone, PartialEq)]

@@ -61,8 +61,9 @@ pub mod vote;
 pub mod weighted;
 
 pub use error::{Error, Result};
+pub use exact::CoverStatus;
 pub use greedy::{greedy_set_cover, greedy_set_cover_weighted, GreedyCover};
-pub use mirco::{CoverSolver, CoverStatus, MircoModel, MircoParams};
+pub use mirco::{CoverSolver, MircoModel, MircoParams};
 pub use pool::{Impurity, LabeledPool, RuleStats};
 pub use rux::{LeafLabel, RuleCost, RuxBase, RuxParams, Uncovered};
 pub use rux_lp::{ColumnPolicy, CoverageRows, LpForm, RuleLp, RuleLpSolution};

@@ -12,7 +12,7 @@ use rulecover_core::{
 };
 
 use crate::error::{Error, Result};
-use crate::exact::exact_set_cover;
+use crate::exact::{exact_set_cover, CoverStatus};
 use crate::greedy::greedy_set_cover_weighted;
 use crate::input::{check_no_missing, encoded};
 use crate::pool::{Impurity, LabeledPool, RuleStats};
@@ -30,21 +30,6 @@ pub enum CoverSolver {
     Exact {
         /// Wall-clock limit for the MIP solve.
         time_limit: Duration,
-    },
-}
-
-/// How the selected cover was obtained.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub enum CoverStatus {
-    /// The greedy heuristic's cover.
-    Greedy,
-    /// A proven optimal cover.
-    Optimal,
-    /// The time limit stopped the MIP; the best cover found is used, with
-    /// the relative gap to the best bound.
-    TimeLimit {
-        /// Relative gap `(cover cost − bound) / cover cost`.
-        gap: f64,
     },
 }
 

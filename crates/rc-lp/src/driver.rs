@@ -6,24 +6,8 @@ use crate::error::{catch_backend, Error};
 use crate::model::Model;
 #[cfg(any(feature = "cbc", feature = "highs"))]
 use crate::model::VarKind;
-use crate::solution::{LpSolution, LpStatus};
+use crate::solution::{LpSolution, LpStatus, RawLp};
 use crate::solver::{DualMethod, LpOptions};
-
-/// What a backend returns for a primal LP solve: a status and, when optimal, `x`.
-#[derive(Clone, Debug)]
-pub(crate) struct RawLp {
-    pub status: LpStatus,
-    pub x: Vec<f64>,
-}
-
-impl RawLp {
-    pub(crate) fn status(status: LpStatus) -> Self {
-        RawLp {
-            status,
-            x: Vec::new(),
-        }
-    }
-}
 
 /// A backend's primal LP entry point: solves the LP relaxation of a model
 /// (relaxed bounds, every variable continuous) and returns `x` when optimal.

@@ -29,10 +29,9 @@
 //! objective is therefore free: it minimises `‖y‖₁`, which selects small duals
 //! among several optimal ones (degenerate LPs) and keeps the LP bounded.
 
-use crate::driver::RawLp;
 use crate::error::Error;
 use crate::model::{Model, VarId};
-use crate::solution::LpStatus;
+use crate::solution::{LpStatus, RawLp};
 use crate::solver::{DualMethod, LpOptions};
 
 /// Verified duals in the model's own sense (see [`crate::LpSolution`]).

@@ -81,7 +81,6 @@
 #![cfg_attr(doctest, doc = include_str!("../README.md"))]
 
 pub mod backend;
-mod bnb;
 mod driver;
 mod dual;
 pub mod error;

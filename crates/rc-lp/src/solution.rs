@@ -19,6 +19,22 @@ pub enum LpStatus {
     NumericalFailure,
 }
 
+/// What a backend returns for a primal LP solve: a status and, when optimal, `x`.
+#[derive(Clone, Debug)]
+pub(crate) struct RawLp {
+    pub status: LpStatus,
+    pub x: Vec<f64>,
+}
+
+impl RawLp {
+    pub(crate) fn status(status: LpStatus) -> Self {
+        RawLp {
+            status,
+            x: Vec::new(),
+        }
+    }
+}
+
 /// Result of [`LpSolver::solve_lp`](crate::LpSolver::solve_lp).
 ///
 /// # Dual sign convention

@@ -9,6 +9,9 @@ use crate::criterion::FEATURE_THRESHOLD;
 use crate::error::{Error, Result};
 use crate::params::Criterion;
 
+/// An entry of a presorted list: the feature's float32 value and the row.
+pub(crate) type Entry = (f32, u32);
+
 /// How the splitter treats one feature.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum FeatureClass {
@@ -44,7 +47,7 @@ pub(crate) struct Prepared {
     pub class: Vec<FeatureClass>,
     /// All rows with their values, ordered by increasing value, per sorted
     /// slot.
-    pub orders: Vec<Vec<crate::splitter::Entry>>,
+    pub orders: Vec<Vec<Entry>>,
     /// Per sorted slot, each row's position in `orders` (nodes whose
     /// presorted lists were not kept sort their rows by it).
     pub ranks: Vec<Vec<u32>>,
@@ -184,7 +187,7 @@ impl Prepared {
         }
         let ranks = orders
             .par_iter()
-            .map(|order: &Vec<crate::splitter::Entry>| {
+            .map(|order: &Vec<Entry>| {
                 let mut rank = vec![0u32; n];
                 for (i, &(_, r)) in order.iter().enumerate() {
                     rank[r as usize] = i as u32;

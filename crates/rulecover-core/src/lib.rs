@@ -25,6 +25,7 @@
 // The README example runs as a doctest too.
 #![cfg_attr(doctest, doc = include_str!("../README.md"))]
 
+pub mod bitset;
 pub mod coverage;
 pub mod csv;
 pub mod cv;
@@ -44,7 +45,8 @@ pub mod traits;
 pub mod weights;
 pub mod zeror;
 
-pub use coverage::{BitSet, CoverageMatrix};
+pub use bitset::BitSet;
+pub use coverage::CoverageMatrix;
 pub use dataset::{Dataset, Feature, FeatureKind, Target};
 pub use error::{Error, Result};
 pub use one_vs_rest::{ClassModel, OneVsRest, OneVsRestError, OneVsRestModel};

@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::coverage::BitSet;
+use crate::bitset::BitSet;
 use crate::dataset::{Dataset, Feature, FeatureKind};
 
 /// The comparison a condition makes.

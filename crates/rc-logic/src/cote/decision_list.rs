@@ -13,7 +13,7 @@ use std::fmt::Write;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::cote::merge::GroupTable;
+use crate::cote::group_table::GroupTable;
 use crate::coverage::{Query, Scratch, TupleSource, UNBOUND};
 use crate::data::Split;
 use crate::ensemble::{sigmoid, Combine};

@@ -45,6 +45,7 @@
 
 pub mod decision_list;
 pub mod ecote;
+pub mod group_table;
 pub mod merge;
 mod product;
 pub mod scote;

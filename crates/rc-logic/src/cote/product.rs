@@ -32,7 +32,30 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use crate::cote::scote::{gs_iter, GSet};
+/// A set of group ids as `W` 64-bit words.
+pub(crate) type GSet<const W: usize> = [u64; W];
+
+/// Whether group `g` is in `s`.
+#[inline]
+pub(crate) fn gs_has<const W: usize>(s: &GSet<W>, g: usize) -> bool {
+    s[g / 64] & (1 << (g % 64)) != 0
+}
+
+/// The groups of `s`, in increasing order.
+#[inline]
+pub(crate) fn gs_iter<const W: usize>(s: &GSet<W>) -> impl Iterator<Item = usize> + '_ {
+    s.iter().enumerate().flat_map(|(wi, &w)| {
+        let mut w = w;
+        std::iter::from_fn(move || {
+            if w == 0 {
+                return None;
+            }
+            let b = w.trailing_zeros() as usize;
+            w &= w - 1;
+            Some(wi * 64 + b)
+        })
+    })
+}
 
 /// The trees' lists as group sets, their closures and values.
 pub(crate) struct Trees<const W: usize> {

@@ -42,7 +42,7 @@ use serde::{Deserialize, Serialize};
 use crate::cote::merge::{
     prep, to_list, union_groups, Budget, Caps, GroupTable, MClause, Outcome, Status,
 };
-use crate::cote::product::{closure, Trees};
+use crate::cote::product::{closure, gs_has, gs_iter, GSet, Trees};
 use crate::ensemble::TreeEnsemble;
 use crate::error::Result;
 use crate::subsume::{subsumes, Skolemized};
@@ -335,29 +335,6 @@ impl FullCheck<'_> {
             }) && sk.subsumed_by(&self.table.materialize(&p.groups))
         })
     }
-}
-
-/// A set of group ids as `W` 64-bit words.
-pub(crate) type GSet<const W: usize> = [u64; W];
-
-#[inline]
-pub(crate) fn gs_has<const W: usize>(s: &GSet<W>, g: usize) -> bool {
-    s[g / 64] & (1 << (g % 64)) != 0
-}
-
-#[inline]
-pub(crate) fn gs_iter<const W: usize>(s: &GSet<W>) -> impl Iterator<Item = usize> + '_ {
-    s.iter().enumerate().flat_map(|(wi, &w)| {
-        let mut w = w;
-        std::iter::from_fn(move || {
-            if w == 0 {
-                return None;
-            }
-            let b = w.trailing_zeros() as usize;
-            w &= w - 1;
-            Some(wi * 64 + b)
-        })
-    })
 }
 
 /// A set-trie over sorted group ids: answers "does the family hold a

@@ -11,10 +11,10 @@
 //! answer on an LP is settled by re-solving with a zero objective (feasible ⇒
 //! unbounded, infeasible ⇒ infeasible).
 
-use crate::driver::{self, RawLp};
+use crate::driver;
 use crate::error::{catch_backend, Error};
 use crate::model::{Model, VarKind};
-use crate::solution::{LpSolution, LpStatus, MipSolution, MipStatus};
+use crate::solution::{LpSolution, LpStatus, MipSolution, MipStatus, RawLp};
 use crate::solver::{DualMethod, LpOptions, LpSolver, MipOptions, MipSolver};
 use coin_cbc::raw::{Model as RawModel, SecondaryStatus, Sense as RawSense};
 use std::ffi::CString;

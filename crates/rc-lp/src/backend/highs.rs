@@ -26,10 +26,10 @@
 //! rows, the new rows' slacks enter the basis, which stays dual feasible, and
 //! the dual simplex continues from it.
 
-use crate::driver::{self, RawLp};
+use crate::driver;
 use crate::error::{catch_backend, Error};
 use crate::model::{Model, VarKind};
-use crate::solution::{LpSolution, LpStatus, MipSolution, MipStatus};
+use crate::solution::{LpSolution, LpStatus, MipSolution, MipStatus, RawLp};
 use crate::solver::{DualMethod, LpOptions, LpSolver, MipOptions, MipSolver};
 use highs::{ColProblem, HighsModelStatus, Row, Sense as HighsSense};
 use std::cell::RefCell;

@@ -6,11 +6,12 @@
 //! cannot be interrupted: [`MinilpSolver::max_size`] bounds the model size instead,
 //! and branch-and-bound checks the clock between nodes.
 
-use crate::bnb;
-use crate::driver::{self, RawLp};
+mod bnb;
+
+use crate::driver;
 use crate::error::Error;
 use crate::model::Model;
-use crate::solution::{LpSolution, LpStatus, MipSolution};
+use crate::solution::{LpSolution, LpStatus, MipSolution, RawLp};
 use crate::solver::{DualMethod, LpOptions, LpSolver, MipOptions, MipSolver};
 use ::minilp::{ComparisonOp, OptimizationDirection, Problem, Solution, Variable};
 

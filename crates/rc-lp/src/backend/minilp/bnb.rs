@@ -13,7 +13,7 @@
 //! * The clock and the node count are checked between nodes; on a limit the
 //!   incumbent and the best bound of the open nodes are returned.
 
-use crate::backend::minilp::{solve_checked, to_problem, MVar, MinilpSolver};
+use super::{solve_checked, to_problem, MVar, MinilpSolver};
 use crate::error::{catch_backend, Error};
 use crate::model::{Model, VarKind};
 use crate::solution::{LpStatus, MipSolution, MipStatus};
