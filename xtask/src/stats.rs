@@ -13,6 +13,10 @@
 //!
 //! Used by the `paper004` suite; it was `rulecover_core::stats` before
 //! (no learner needs it). The test `six_datasets_example` shows a use.
+// The module keeps the whole toolbox of Demšar's comparisons, tested here,
+// though paper004 calls only the Wilcoxon and sign tests: in a binary
+// crate the others would be dead-code warnings.
+#![allow(dead_code)]
 
 use serde::{Deserialize, Serialize};
 
