@@ -86,7 +86,7 @@ where
 }
 
 /// A (suite, data set, method) left out of a run because the method
-/// cannot run on the data set's task ([`crate::suites::Suite::unsupported`]).
+/// cannot run on the data set's task ([`crate::suites::suite::Suite::unsupported`]).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct SkippedJob {
     /// The suite.

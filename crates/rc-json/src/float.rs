@@ -54,3 +54,31 @@ pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
         }),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Bound {
+        #[serde(with = "crate::float")]
+        upper: f64,
+    }
+
+    /// A field of this module reads the same through serde_json and
+    /// through [`crate::from_value`]: one convention either way.
+    #[test]
+    fn both_routes_write_and_read_the_same_markers() {
+        for v in [f64::INFINITY, f64::NEG_INFINITY, 0.1] {
+            let b = Bound { upper: v };
+            let plain = serde_json::to_string(&b).unwrap();
+            assert_eq!(plain, crate::to_string(&b).unwrap());
+            assert_eq!(serde_json::from_str::<Bound>(&plain).unwrap(), b);
+            assert_eq!(crate::from_str::<Bound>(&plain).unwrap(), b);
+        }
+        let nan: Bound = crate::from_str(r#"{"upper":"nan"}"#).unwrap();
+        assert!(nan.upper.is_nan());
+        let err = serde_json::from_str::<Bound>(r#"{"upper":"infinity"}"#).unwrap_err();
+        assert!(err.to_string().contains("got \"infinity\""), "{err}");
+    }
+}
