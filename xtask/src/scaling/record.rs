@@ -8,7 +8,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::grid::Point;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::jsonl;
 
 /// The file name of the records in the output folder.
@@ -128,6 +128,21 @@ pub fn read(path: &Path) -> Result<Vec<Record>> {
         Some(text) => parse(&text, &path.display().to_string()),
         None => Ok(Vec::new()),
     }
+}
+
+/// Rewrites `path` with `records`, one line each, atomically: a resumed
+/// run starts from this, so that its first appended line cannot run on
+/// from a last line cut short by a killed run (the bench journal does the
+/// same).
+///
+/// # Errors
+/// [`Error::Io`] naming the file.
+pub fn rewrite(path: &Path, records: &[Record]) -> Result<()> {
+    let mut text = String::new();
+    for r in records {
+        text.push_str(&jsonl::line_of(path, r)?);
+    }
+    rulecover_core::fs::write_atomically(path, text.as_bytes()).map_err(|e| Error::io(path, e))
 }
 
 #[cfg(test)]

@@ -52,6 +52,9 @@ pub fn run(exe: &Path, plan: &[Point], out: &Path, opts: &RunOptions) -> Result<
         )));
     }
     let mut done = record::read(&path)?;
+    if path.exists() {
+        record::rewrite(&path, &done)?;
+    }
     let mut results = Appender::open(&path)?;
     for (k, point) in plan.iter().enumerate() {
         if done.iter().any(|r| &r.point == point) {
@@ -215,4 +218,37 @@ fn keep_stderr_tail(child: &mut Child) -> std::thread::JoinHandle<String> {
         let lines: Vec<&str> = text.lines().collect();
         lines[lines.len().saturating_sub(5)..].join(" | ")
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::grid::Generator;
+    use super::*;
+
+    #[test]
+    fn a_resumed_run_appends_after_a_line_cut_short() {
+        let dir = std::env::temp_dir().join(format!("xtask-scaling-run-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let point = Point {
+            learner: "dt".into(),
+            generator: Generator::Twonorm,
+            n: 300,
+            p: 20,
+        };
+        let kept = Record::skipped(point, 600.0, "predicted 900 s".into());
+        let line = serde_json::to_string(&kept).unwrap();
+        let path = dir.join(RESULTS);
+        std::fs::write(&path, format!("{line}\n{{\"learner\":\"rf\",\"gen")).unwrap();
+        let opts = RunOptions {
+            cap_s: 600.0,
+            seed: 1,
+            resume: true,
+        };
+        // No point to run: the file is only read and rewritten.
+        let done = run(Path::new("no-child"), &[], &dir, &opts).unwrap();
+        assert_eq!(done, vec![kept.clone()]);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{line}\n"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
