@@ -109,14 +109,16 @@ struct Header {
     model: IgnoredAny,
 }
 
+/// The file as written: the header fields in this order, then the model
+/// as JSON with rc-json's markers for non-finite floats.
 #[derive(Serialize)]
-struct Out<'a, M> {
+struct Out {
     format: &'static str,
     version: u32,
     kind: ModelKind,
     target: String,
     head_types: Vec<String>,
-    model: &'a M,
+    model: serde_json::Value,
 }
 
 #[derive(Deserialize)]
@@ -210,7 +212,7 @@ impl Persisted for DecisionList {
     }
 }
 
-fn envelope<'a, M: Persisted>(model: &'a M, file: &str) -> Result<Out<'a, M>> {
+fn envelope<M: Persisted>(model: &M, file: &str) -> Result<Out> {
     model
         .check()
         .map_err(|m| invalid(file, format!("refusing to write it: {m}")))?;
@@ -220,13 +222,13 @@ fn envelope<'a, M: Persisted>(model: &'a M, file: &str) -> Result<Out<'a, M>> {
         kind: model.kind(),
         target: model.target(),
         head_types: model.head_types(),
-        model,
+        model: rc_json::to_value(model).map_err(|e| invalid(file, e.to_string()))?,
     })
 }
 
 fn to_json<M: Persisted>(model: &M) -> Result<String> {
     let out = envelope(model, IN_MEMORY)?;
-    rc_json::to_string(&out).map_err(|e| invalid(IN_MEMORY, e.to_string()))
+    serde_json::to_string(&out).map_err(|e| invalid(IN_MEMORY, e.to_string()))
 }
 
 fn from_json<M: Persisted>(text: &str, file: &str) -> Result<M> {
@@ -281,10 +283,8 @@ fn from_json<M: Persisted>(text: &str, file: &str) -> Result<M> {
 
 fn save<M: Persisted>(model: &M, path: &Path) -> Result<()> {
     let out = envelope(model, &path.display().to_string())?;
-    let value =
-        rc_json::to_value(&out).map_err(|e| invalid(&path.display().to_string(), e.to_string()))?;
     write_atomically(path, |w| {
-        serde_json::to_writer(&mut *w, &value).map_err(std::io::Error::from)
+        serde_json::to_writer(&mut *w, &out).map_err(std::io::Error::from)
     })
 }
 
