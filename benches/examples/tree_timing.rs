@@ -16,7 +16,7 @@
 
 use std::time::Instant;
 
-use rc_benches::scaling::child::{cpu_seconds, peak_mib};
+use rc_benches::process::{cpu_seconds, peak_mib};
 use rc_tree::{DecisionTreeParams, RandomForestParams};
 use rulecover_core::{Dataset, Fit};
 

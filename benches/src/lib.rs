@@ -1,8 +1,9 @@
 //! Shared helpers of rulecover's criterion benchmarks and timing examples:
 //! finding the benchmark data directory, loading a data set one-hot encoded
 //! with a fixed train/test split, generating large synthetic data, and
-//! building the LPs the project solves ([`lp_problems`]); and the scaling
-//! benchmark of issue 21 ([`scaling`], the `scaling` binary).
+//! building the LPs the project solves ([`lp_problems`]); and what a
+//! process used ([`process`]: peak memory, CPU seconds), which xtask's
+//! scaling benchmark (`cargo xtask scaling`) measures its fits with.
 //!
 //! The data directory is `$RC_DATA_DIR` if set, else `../shared/datasets`
 //! relative to the workspace root. When it is absent the benchmarks that
@@ -11,7 +12,7 @@
 #![deny(missing_docs)]
 
 pub mod lp_problems;
-pub mod scaling;
+pub mod process;
 
 use std::path::PathBuf;
 

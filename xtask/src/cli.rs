@@ -19,6 +19,10 @@ commands:
   lint               check that no files of a crate import from each other in
                      a circle and that no crates/*/src file is over 1,500
                      lines
+  scaling            fit time and peak memory of every learner over a grid of
+                     generated sizes, one child process per fit under a time
+                     cap; writes results.jsonl, report.md and scaling.svg to
+                     --out (docs/PERFORMANCE.md, \"Scaling\")
   help               this text
 
 bench options:
@@ -44,6 +48,18 @@ bench options:
                      seed and options)
   --stop-after N     stop after the first N jobs of the plan that are not yet
                      done, as an interrupted run would (for testing --resume)
+
+scaling options:
+  --out DIR          output folder (default target/scaling)
+  --resume           continue the run recorded in --out, skipping its points
+  --cap-s S          seconds a fit may take before it is killed (default 600)
+  --smoke            only one small point per learner (--smoke-n rows or
+                     facts): the CI smoke test
+  --smoke-n N        rows (facts) of the smoke point (default 1000)
+  --learners a,b     these learners only (method ids; default all of the grid)
+  --max-n N          leave out points with more rows (facts) than N
+  --seed S           the seed of every data set and fit (default 1)
+  --report-only      only write the report of the recorded results
 ";
 
 /// A parsed command.
@@ -65,8 +81,69 @@ pub enum Command {
     },
     /// `lint`.
     Lint,
+    /// `scaling`.
+    Scaling(ScalingArgs),
+    /// `scaling point` (hidden): what `scaling` runs in each child process.
+    ScalingPoint(PointArgs),
     /// `help`.
     Help,
+}
+
+/// Options of `scaling`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScalingArgs {
+    /// `--out`: results.jsonl, report.md, scaling.svg.
+    pub out: PathBuf,
+    /// `--resume`.
+    pub resume: bool,
+    /// `--cap-s`: seconds a fit may take before it is killed.
+    pub cap_s: f64,
+    /// `--smoke`: one small point per learner.
+    pub smoke: bool,
+    /// `--smoke-n`: rows (facts) of the smoke point: below the grid's
+    /// 10^4, where RCBoost alone takes over a minute on 2 loaded cores (and
+    /// RUG takes a minute at 2,000 rows with minilp, the LP solver without
+    /// `highs`).
+    pub smoke_n: usize,
+    /// `--learners` (method ids; `None`: all of the grid).
+    pub learners: Option<Vec<String>>,
+    /// `--max-n`: leave out points with more rows (facts).
+    pub max_n: usize,
+    /// `--seed`.
+    pub seed: u64,
+    /// `--report-only`.
+    pub report_only: bool,
+}
+
+impl Default for ScalingArgs {
+    fn default() -> Self {
+        ScalingArgs {
+            out: PathBuf::from("target/scaling"),
+            resume: false,
+            cap_s: 600.0,
+            smoke: false,
+            smoke_n: 1_000,
+            learners: None,
+            max_n: usize::MAX,
+            seed: 1,
+            report_only: false,
+        }
+    }
+}
+
+/// Options of `scaling point`: one fit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PointArgs {
+    /// `--learner`: the method id.
+    pub learner: String,
+    /// `--generator`: twonorm, mixed or uwcse-like.
+    pub generator: String,
+    /// `--n`: rows (facts).
+    pub n: usize,
+    /// `--p`: features (predicates).
+    pub p: usize,
+    /// `--seed` (default 1).
+    pub seed: u64,
 }
 
 /// Options of `bench`.
@@ -211,8 +288,65 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command> {
             }
             Ok(Command::Bench(b))
         }
+        "scaling" => scaling(args),
         other => Err(Error::Usage(format!("unknown command '{other}'"))),
     }
+}
+
+/// `scaling [point] ...`.
+fn scaling(mut args: impl Iterator<Item = String>) -> Result<Command> {
+    let mut first = args.next();
+    if first.as_deref() == Some("point") {
+        let (mut learner, mut generator, mut n, mut p) = (None, None, None, None);
+        let mut seed = 1;
+        while let Some(a) = args.next() {
+            match a.as_str() {
+                "--learner" => learner = Some(value(&mut args, &a)?),
+                "--generator" => generator = Some(value(&mut args, &a)?),
+                "--n" => n = Some(number(&value(&mut args, &a)?, &a)?),
+                "--p" => p = Some(number(&value(&mut args, &a)?, &a)?),
+                "--seed" => seed = number(&value(&mut args, &a)?, &a)?,
+                _ => {
+                    return Err(Error::Usage(format!(
+                        "scaling point: unknown argument '{a}'"
+                    )))
+                }
+            }
+        }
+        let needs = |flag: &str| Error::Usage(format!("scaling point needs {flag}"));
+        return Ok(Command::ScalingPoint(PointArgs {
+            learner: learner.ok_or_else(|| needs("--learner"))?,
+            generator: generator.ok_or_else(|| needs("--generator"))?,
+            n: n.ok_or_else(|| needs("--n"))?,
+            p: p.ok_or_else(|| needs("--p"))?,
+            seed,
+        }));
+    }
+    let mut s = ScalingArgs::default();
+    while let Some(a) = first.take().or_else(|| args.next()) {
+        match a.as_str() {
+            "--out" => s.out = PathBuf::from(value(&mut args, &a)?),
+            "--resume" => s.resume = true,
+            "--cap-s" => {
+                let text = value(&mut args, &a)?;
+                let cap: f64 = number(&text, &a)?;
+                if !(cap > 0.0 && cap.is_finite()) {
+                    return Err(Error::Usage(format!(
+                        "--cap-s {text}: expected a positive number of seconds"
+                    )));
+                }
+                s.cap_s = cap;
+            }
+            "--smoke" => s.smoke = true,
+            "--smoke-n" => s.smoke_n = number(&value(&mut args, &a)?, &a)?,
+            "--learners" => s.learners = Some(list(&value(&mut args, &a)?)),
+            "--max-n" => s.max_n = number(&value(&mut args, &a)?, &a)?,
+            "--seed" => s.seed = number(&value(&mut args, &a)?, &a)?,
+            "--report-only" => s.report_only = true,
+            _ => return Err(Error::Usage(format!("scaling: unknown argument '{a}'"))),
+        }
+    }
+    Ok(Command::Scaling(s))
 }
 
 #[cfg(test)]
@@ -247,5 +381,35 @@ mod tests {
         assert_eq!(p("").unwrap(), Command::Help);
         assert_eq!(p("lint").unwrap(), Command::Lint);
         assert!(p("lint --fix").is_err());
+    }
+
+    #[test]
+    fn parses_scaling_options_and_its_point() {
+        let Command::Scaling(s) =
+            p("scaling --smoke --smoke-n 300 --learners dt,rfgb --out d --cap-s 0.5").unwrap()
+        else {
+            panic!("not scaling")
+        };
+        assert!(s.smoke && !s.resume && !s.report_only);
+        assert_eq!((s.smoke_n, s.cap_s, s.seed), (300, 0.5, 1));
+        assert_eq!(s.learners, Some(vec!["dt".into(), "rfgb".into()]));
+        assert_eq!(s.out, PathBuf::from("d"));
+        assert_eq!(
+            p("scaling").unwrap(),
+            Command::Scaling(ScalingArgs::default())
+        );
+        assert_eq!(
+            p("scaling point --learner dt --generator mixed --n 10 --p 2").unwrap(),
+            Command::ScalingPoint(PointArgs {
+                learner: "dt".into(),
+                generator: "mixed".into(),
+                n: 10,
+                p: 2,
+                seed: 1,
+            })
+        );
+        assert!(p("scaling --cap-s 0").is_err());
+        assert!(p("scaling --frobnicate").is_err());
+        assert!(p("scaling point --learner dt").is_err());
     }
 }

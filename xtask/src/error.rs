@@ -41,6 +41,14 @@ pub enum Error {
         /// The algorithm's error.
         message: String,
     },
+    /// A step of a task failed: a scaling fit, drawing a plot.
+    #[error("{what}: {message}")]
+    Failed {
+        /// What was being done ("fitting dt on twonorm n=1000 p=20").
+        what: String,
+        /// Why it failed.
+        message: String,
+    },
 }
 
 impl Error {

@@ -17,7 +17,7 @@ use crate::data::{DataSource, GENERATED};
 use crate::error::{Error, Result};
 use crate::journal::{JobKey, JournalWriter};
 use crate::records::{Meta, Record, ResultsFile, SkippedJob};
-use crate::suites::{CustomJob, FoldsFile, JobData, Suite};
+use crate::suites::suite::{CustomJob, FoldsFile, JobData, Suite};
 
 /// Folds used by `--quick`.
 pub const QUICK_FOLDS: usize = 3;
@@ -461,7 +461,8 @@ pub fn default_out(suites: &[&dyn Suite], args: &BenchArgs) -> PathBuf {
 mod tests {
     use super::*;
     use crate::records::Meta;
-    use crate::suites::{zeror, JobError};
+    use crate::suites::scoring::zeror;
+    use crate::suites::suite::JobError;
 
     /// A suite with only ZeroR: exercises the harness without any learner.
     struct ZeroRSuite;
@@ -523,7 +524,7 @@ mod tests {
             / 10.0;
         // 626 of 958 boards are wins for x; stratified folds keep the ratio.
         assert!((acc - 626.0 / 958.0).abs() < 0.01, "{acc}");
-        let report = crate::report::render(&res).unwrap();
+        let report = crate::report::render(&res, &[]).unwrap();
         assert!(report.contains("| tictactoe | ZeroR | 10 |"), "{report}");
     }
 

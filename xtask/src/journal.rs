@@ -1,5 +1,5 @@
-//! The run journal (`records.partial.jsonl`) and the files that must never
-//! be half-written.
+//! The run journal (`records.partial.jsonl`), and the lock on an output
+//! directory.
 //!
 //! The journal's first line names the plan it belongs to; every later line
 //! holds one finished job and its records. A run started with `--resume`
@@ -8,12 +8,12 @@
 //! has no `results.json` yet.
 
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::jsonl::{self, Appender};
 use crate::records::Record;
 
 /// File name of the journal inside `--out`.
@@ -31,13 +31,20 @@ struct Header {
     jobs: usize,
 }
 
-/// One finished job.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One finished job, as read.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 struct JobLine {
     /// Suite, data set, method, fold.
     job: JobKey,
     /// Its records.
     records: Vec<Record>,
+}
+
+/// One finished job, as written (the same fields as [`JobLine`]).
+#[derive(Serialize)]
+struct JobLineOut<'a> {
+    job: &'a JobKey,
+    records: &'a [Record],
 }
 
 /// A fingerprint of everything that decides a run's records: the jobs with
@@ -66,39 +73,27 @@ impl Journal {
     /// Reads a journal. A last line cut short by a killed run is ignored;
     /// any other unreadable line is an error naming the line.
     pub fn read(path: &Path) -> Result<Journal> {
-        let file = File::open(path).map_err(|e| Error::io(path, e))?;
-        let lines: Vec<String> = BufReader::new(file)
-            .lines()
-            .collect::<std::io::Result<_>>()
-            .map_err(|e| Error::io(path, e))?;
-        let mut journal = Journal::default();
-        let last = lines.len().saturating_sub(1);
-        for (i, line) in lines.iter().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let parse_error = |message: String| Error::Parse {
-                file: format!("{}:{}", path.display(), i + 1),
-                message,
-            };
-            if i == 0 {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        let mut plan = None;
+        let lines = jsonl::parse_lines(&text, &path.display().to_string(), |k, line| {
+            if k == 0 {
                 if let Ok(h) = serde_json::from_str::<Header>(line) {
-                    journal.plan = Some(h.plan);
-                    continue;
+                    plan = Some(h.plan);
+                    return Ok(None);
                 }
             }
             if let Ok(job) = serde_json::from_str::<JobLine>(line) {
-                journal.done.push((job.job, job.records));
-            } else {
-                match serde_json::from_str::<Record>(line) {
-                    // A journal of the older format: one record per line.
-                    Ok(r) => journal.done.push((r.key(), vec![r])),
-                    Err(_) if i == last => {} // cut short by a killed run
-                    Err(e) => return Err(parse_error(e.to_string())),
-                }
+                return Ok(Some((job.job, job.records)));
             }
-        }
-        Ok(journal)
+            // A journal of the older format: one record per line.
+            serde_json::from_str::<Record>(line)
+                .map(|r| Some((r.key(), vec![r])))
+                .map_err(|e| e.to_string())
+        })?;
+        Ok(Journal {
+            plan,
+            done: lines.into_iter().flatten().collect(),
+        })
     }
 
     /// Every record of the journal.
@@ -108,10 +103,7 @@ impl Journal {
 }
 
 /// An open journal that finished jobs are appended to.
-pub struct JournalWriter {
-    file: File,
-    path: PathBuf,
-}
+pub struct JournalWriter(Appender);
 
 impl JournalWriter {
     /// Starts a new journal for a plan (replacing an old one), or — with
@@ -123,66 +115,25 @@ impl JournalWriter {
         jobs: usize,
         keep: &[(JobKey, Vec<Record>)],
     ) -> Result<JournalWriter> {
-        let mut text = serde_json::to_string(&Header {
-            plan: plan.to_string(),
-            jobs,
-        })
-        .map_err(|e| Error::Usage(e.to_string()))?;
-        text.push('\n');
-        for (key, records) in keep {
-            text.push_str(&line_of(key, records)?);
+        let mut text = jsonl::line_of(
+            path,
+            &Header {
+                plan: plan.to_string(),
+                jobs,
+            },
+        )?;
+        for (job, records) in keep {
+            text.push_str(&jsonl::line_of(path, &JobLineOut { job, records })?);
         }
-        write_atomically(path, text.as_bytes())?;
-        let file = OpenOptions::new()
-            .append(true)
-            .open(path)
+        rulecover_core::fs::write_atomically(path, text.as_bytes())
             .map_err(|e| Error::io(path, e))?;
-        Ok(JournalWriter {
-            file,
-            path: path.to_path_buf(),
-        })
+        Ok(JournalWriter(Appender::open(path)?))
     }
 
     /// Appends one finished job (one line, flushed at once).
-    pub fn append(&mut self, key: &JobKey, records: &[Record]) -> Result<()> {
-        let line = line_of(key, records)?;
-        self.file
-            .write_all(line.as_bytes())
-            .and_then(|()| self.file.flush())
-            .map_err(|e| Error::io(&self.path, e))
+    pub fn append(&mut self, job: &JobKey, records: &[Record]) -> Result<()> {
+        self.0.append(&JobLineOut { job, records })
     }
-}
-
-fn line_of(key: &JobKey, records: &[Record]) -> Result<String> {
-    let mut line = serde_json::to_string(&JobLine {
-        job: key.clone(),
-        records: records.to_vec(),
-    })
-    .map_err(|e| Error::Usage(e.to_string()))?;
-    line.push('\n');
-    Ok(line)
-}
-
-/// Writes `bytes` to a temporary file beside `path`, then renames it over
-/// `path`: readers see the old file or the new one, never half of one.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = match dir {
-        Some(d) => d.join(format!(".{name}.tmp{}", std::process::id())),
-        None => PathBuf::from(format!(".{name}.tmp{}", std::process::id())),
-    };
-    let written = File::create(&tmp)
-        .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))
-        .and_then(|()| std::fs::rename(&tmp, path));
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(Error::io(path, e));
-    }
-    Ok(())
 }
 
 /// An exclusive OS lock on an output directory, held while a run writes
@@ -217,6 +168,7 @@ impl OutLock {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Write;
 
     fn record(method: &str, fold: usize) -> Record {
         let mut r = Record::new("s", "d", method, fold);

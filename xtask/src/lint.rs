@@ -1213,12 +1213,6 @@ pub fn h() {}"
             "crates/rulecover-core/src/ruleset.rs",
             "crates/rulecover-core/src/traits.rs",
         ],
-        &[
-            "xtask/src/journal.rs",
-            "xtask/src/records.rs",
-            "xtask/src/report.rs",
-            "xtask/src/suites/mod.rs",
-        ],
     ];
 
     /// The lint over this workspace: no circle of files (but the

@@ -7,12 +7,16 @@ mod data;
 mod error;
 mod harness;
 mod journal;
+mod jsonl;
 mod lint;
 mod meta;
 mod paper;
 mod records;
 mod report;
+mod scaling;
+mod stats;
 mod suites;
+mod tables;
 #[cfg(test)]
 mod testing;
 
@@ -39,6 +43,8 @@ fn main() {
         Command::Bench(args) => bench(&args),
         Command::Report { dirs, out } => report(&dirs, out.as_deref()),
         Command::Lint => lint::main(),
+        Command::Scaling(args) => scaling::command::scaling(&args),
+        Command::ScalingPoint(args) => scaling::command::point(&args),
     });
     if let Err(e) = outcome {
         eprintln!("error: {e}");
@@ -130,7 +136,7 @@ fn datasets(data_dir: Option<&Path>) -> Result<()> {
 /// `cargo xtask bench`.
 fn bench(args: &BenchArgs) -> Result<()> {
     let all = suites::all();
-    let chosen: Vec<&dyn suites::Suite> = if args.suites.is_empty() {
+    let chosen: Vec<&dyn suites::suite::Suite> = if args.suites.is_empty() {
         all.iter()
             .filter(|s| !s.on_request_only())
             .map(|s| s.as_ref())
@@ -158,7 +164,11 @@ fn bench(args: &BenchArgs) -> Result<()> {
 }
 
 /// `cargo xtask bench` on the suites chosen and a data source.
-fn bench_on(chosen: &[&dyn suites::Suite], args: &BenchArgs, data: &DataSource) -> Result<()> {
+fn bench_on(
+    chosen: &[&dyn suites::suite::Suite],
+    args: &BenchArgs,
+    data: &DataSource,
+) -> Result<()> {
     match data.shared() {
         Some(s) => eprintln!("data directory: {}", s.root().display()),
         None => eprintln!("{}", data.missing_message()),
@@ -272,7 +282,7 @@ fn bench_on(chosen: &[&dyn suites::Suite], args: &BenchArgs, data: &DataSource) 
 
 /// The suites of the run that have no data set to run on, each with why.
 fn skipped_suites(
-    suites: &[&dyn suites::Suite],
+    suites: &[&dyn suites::suite::Suite],
     args: &BenchArgs,
     data: &DataSource,
 ) -> Vec<String> {
@@ -315,8 +325,9 @@ fn resumable_jobs(path: &Path, plan: &str) -> Result<Vec<(journal::JobKey, Vec<r
 fn write_outputs(out: &Path, results: &ResultsFile) -> Result<()> {
     std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
     results.write(&out.join("results.json"))?;
-    let md = report::render(results)?;
-    journal::write_atomically(&out.join("report.md"), md.as_bytes())
+    let md = report::render(results, &suites::all())?;
+    let path = out.join("report.md");
+    rulecover_core::fs::write_atomically(&path, md.as_bytes()).map_err(|e| Error::io(&path, e))
 }
 
 /// The results of a run directory: its `results.json`, or — for a run that
@@ -355,7 +366,8 @@ fn report(dirs: &[PathBuf], out: Option<&Path>) -> Result<()> {
     let out = out.map_or_else(|| dirs[0].clone(), Path::to_path_buf);
     write_outputs(&out, &merged)?;
     let doc = reproduction_doc(&merged)?;
-    journal::write_atomically(Path::new("docs/REPRODUCTION.md"), doc.as_bytes())?;
+    let path = Path::new("docs/REPRODUCTION.md");
+    rulecover_core::fs::write_atomically(path, doc.as_bytes()).map_err(|e| Error::io(path, e))?;
     eprintln!("wrote {}/report.md and docs/REPRODUCTION.md", out.display());
     Ok(())
 }
@@ -382,7 +394,7 @@ fn reproduction_doc(results: &ResultsFile) -> Result<String> {
         }
     }
     doc.push_str("## Generated tables\n\n");
-    doc.push_str(&report::render(results)?);
+    doc.push_str(&report::render(results, &suites::all())?);
     Ok(doc)
 }
 
@@ -420,7 +432,7 @@ mod tests {
         }
     }
 
-    fn baselines() -> Vec<Box<dyn suites::Suite>> {
+    fn baselines() -> Vec<Box<dyn suites::suite::Suite>> {
         suites::all()
             .into_iter()
             .filter(|s| s.name() == "baselines")
@@ -431,7 +443,7 @@ mod tests {
     fn an_interrupted_run_resumed_equals_an_uninterrupted_one() {
         let data = DataSource::generated_only();
         let all = baselines();
-        let chosen: Vec<&dyn suites::Suite> = all.iter().map(|s| s.as_ref()).collect();
+        let chosen: Vec<&dyn suites::suite::Suite> = all.iter().map(|s| s.as_ref()).collect();
 
         let whole = run_dir("whole");
         bench_on(&chosen, &args(&whole), &data).unwrap();
@@ -465,7 +477,7 @@ mod tests {
     #[test]
     fn misspelt_names_are_errors_listing_the_valid_ones() {
         let all = baselines();
-        let chosen: Vec<&dyn suites::Suite> = all.iter().map(|s| s.as_ref()).collect();
+        let chosen: Vec<&dyn suites::suite::Suite> = all.iter().map(|s| s.as_ref()).collect();
         let mut a = args(Path::new("unused"));
         a.datasets = Some(vec!["wine".into(), "wnie".into()]);
         let err = harness::check_names(&chosen, &a, &DataSource::generated_only())

@@ -9,55 +9,11 @@ use rulecover_core::metrics::Summary;
 use crate::error::Result;
 use crate::paper::{self, Source, Table};
 use crate::records::{Record, ResultsFile, SkippedJob};
+use crate::suites::suite::Suite;
+use crate::tables::{fmt_in, fmt_summary, fmt_summary_in, fmt_value, values};
 
 /// Absolute difference within which a cell counts as reproduced.
 pub const TOLERANCE: f64 = 0.02;
-
-/// Values of one field over the folds of (suite, dataset, method).
-fn values(
-    records: &[Record],
-    suite: &str,
-    dataset: &str,
-    method: &str,
-    source: Source,
-    key: &str,
-) -> Vec<f64> {
-    records
-        .iter()
-        .filter(|r| r.suite == suite && r.dataset == dataset && r.method == method)
-        .filter_map(|r| match source {
-            Source::Metrics => r.metrics.get(key),
-            Source::Size => r.size.get(key),
-            Source::Time => r.time_s.get(key),
-        })
-        .copied()
-        .collect()
-}
-
-/// Metrics get four decimals; sizes (counts) and large values one.
-fn fmt_in(source: Source, v: f64) -> String {
-    if source == Source::Size || v.abs() >= 100.0 {
-        format!("{v:.1}")
-    } else {
-        format!("{v:.4}")
-    }
-}
-
-fn fmt_value(v: f64) -> String {
-    fmt_in(Source::Metrics, v)
-}
-
-fn fmt_summary_in(source: Source, s: &Summary) -> String {
-    if s.n > 1 {
-        format!("{} ({})", fmt_in(source, s.mean), fmt_in(source, s.std))
-    } else {
-        fmt_in(source, s.mean)
-    }
-}
-
-fn fmt_summary(s: &Summary) -> String {
-    fmt_summary_in(Source::Metrics, s)
-}
 
 /// Renders one published table against our records of one suite.
 pub fn paper_table(paper_id: &str, table: &Table, suite: &str, records: &[Record]) -> String {
@@ -243,99 +199,10 @@ pub fn all_results(suite: &str, records: &[Record]) -> String {
     out
 }
 
-/// One column of [`per_dataset_tables`]: a header and the record field
-/// it summarises.
-#[derive(Debug, Clone, Copy)]
-pub struct Column {
-    /// Column header.
-    pub header: &'static str,
-    /// Which map of the record holds the field.
-    pub source: Source,
-    /// The field's key.
-    pub key: &'static str,
-}
-
-/// One table per data set of a suite: methods as rows (in `order`, then
-/// any other by name), each column as mean (std) over the folds. A column
-/// that no record of the data set has is left out (so classification and
-/// regression data sets get their own metrics); the methods `skipped` on
-/// the data set are listed under its table with why.
-pub fn per_dataset_tables(
-    suite: &str,
-    records: &[Record],
-    skipped: &[SkippedJob],
-    columns: &[Column],
-    order: &[&str],
-) -> String {
-    let rs: Vec<&Record> = records.iter().filter(|r| r.suite == suite).collect();
-    let mut datasets: Vec<&str> = rs.iter().map(|r| r.dataset.as_str()).collect();
-    datasets.extend(
-        skipped
-            .iter()
-            .filter(|s| s.suite == suite)
-            .map(|s| s.dataset.as_str()),
-    );
-    let datasets: BTreeSet<&str> = datasets.into_iter().collect();
-    let mut out = String::new();
-    for d in datasets {
-        let of: Vec<&Record> = rs.iter().copied().filter(|r| r.dataset == d).collect();
-        let field = |r: &Record, c: &Column| -> Option<f64> {
-            match c.source {
-                Source::Metrics => r.metrics.get(c.key),
-                Source::Size => r.size.get(c.key),
-                Source::Time => r.time_s.get(c.key),
-            }
-            .copied()
-        };
-        let shown: Vec<&Column> = columns
-            .iter()
-            .filter(|c| of.iter().any(|r| field(r, c).is_some()))
-            .collect();
-        let folds = of.iter().map(|r| r.fold + 1).max().unwrap_or(0);
-        let _ = writeln!(out, "#### {d} (mean (std) over {folds} outer folds)\n");
-        let mut methods: Vec<&str> = of.iter().map(|r| r.method.as_str()).collect();
-        methods.sort_by_key(|m| (order.iter().position(|o| o == m).unwrap_or(usize::MAX), *m));
-        methods.dedup();
-        if !methods.is_empty() {
-            let mut header = String::from("| method | folds |");
-            let mut rule = String::from("|---|---:|");
-            for c in &shown {
-                let _ = write!(header, " {} |", c.header);
-                rule.push_str("---:|");
-            }
-            let _ = writeln!(out, "{header}\n{rule}");
-            for m in methods {
-                let runs: Vec<&Record> = of.iter().copied().filter(|r| r.method == m).collect();
-                let mut line = format!("| {m} | {} |", runs.len());
-                for c in &shown {
-                    let v: Vec<f64> = runs.iter().filter_map(|r| field(r, c)).collect();
-                    let t = if v.is_empty() {
-                        "—".to_string()
-                    } else {
-                        fmt_summary_in(c.source, &Summary::new(&v))
-                    };
-                    let _ = write!(line, " {t} |");
-                }
-                let _ = writeln!(out, "{line}");
-            }
-            out.push('\n');
-        }
-        for s in skipped
-            .iter()
-            .filter(|s| s.suite == suite && s.dataset == d)
-        {
-            let _ = writeln!(out, "- {} not run: {}", s.method, s.reason);
-        }
-        if skipped.iter().any(|s| s.suite == suite && s.dataset == d) {
-            out.push('\n');
-        }
-    }
-    out
-}
-
 /// The whole report of a results file: per suite, every published table
-/// it fills, then everything measured.
-pub fn render(results: &ResultsFile) -> Result<String> {
+/// it fills, then the suite's own tables (those of the suite of `known`
+/// by that name) or everything measured.
+pub fn render(results: &ResultsFile, known: &[Box<dyn Suite>]) -> Result<String> {
     let mut out = String::new();
     let m = &results.meta;
     let _ = writeln!(
@@ -379,7 +246,7 @@ pub fn render(results: &ResultsFile) -> Result<String> {
             .filter(|s| s.suite == suite)
             .cloned()
             .collect();
-        let own = crate::suites::all().into_iter().find(|s| s.name() == suite);
+        let own = known.iter().find(|s| s.name() == suite);
         match own
             .as_ref()
             .and_then(|s| s.report_tables(&results.records, &skipped))
@@ -406,4 +273,86 @@ pub fn render(results: &ResultsFile) -> Result<String> {
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::Meta;
+
+    /// Records written before `time_s.tune` existed show "—" in the tune
+    /// column; new ones their times.
+    #[test]
+    fn records_without_tune_render_a_dash() {
+        let old = r#"{"suite":"paper000","dataset":"wine","method":"DT","fold":0,
+            "metrics":{"accuracy":0.9},"size":{},"time_s":{"fit":0.5,"predict":0.01},
+            "params":{}}"#;
+        let r: Record = serde_json::from_str(old).unwrap();
+        let table = all_results("paper000", std::slice::from_ref(&r));
+        assert!(table.contains("| tune s | fit s |"), "{table}");
+        assert!(table.contains("| — | 0.500 |"), "{table}");
+        let mut new = r;
+        new.put_times(4.25, 0.5);
+        let table = all_results("paper000", &[new]);
+        assert!(table.contains("| 4.250 | 0.500 |"), "{table}");
+    }
+
+    /// A suite that renders its own tables and a summary.
+    struct Own;
+
+    impl Suite for Own {
+        fn name(&self) -> &'static str {
+            "own"
+        }
+        fn about(&self) -> &'static str {
+            "a suite with its own tables"
+        }
+        fn datasets(&self, _data: &crate::data::DataSource) -> Vec<String> {
+            Vec::new()
+        }
+        fn methods(&self) -> Vec<&'static str> {
+            vec!["DT"]
+        }
+        fn run(
+            &self,
+            _method: &str,
+            _job: &crate::suites::suite::JobData,
+        ) -> std::result::Result<Vec<Record>, crate::suites::suite::JobError> {
+            Ok(Vec::new())
+        }
+        fn report_tables(&self, records: &[Record], _skipped: &[SkippedJob]) -> Option<String> {
+            Some(format!("OWN TABLES of {} records\n", records.len()))
+        }
+        fn summary(&self, _records: &[Record]) -> String {
+            "OWN SUMMARY\n".into()
+        }
+    }
+
+    #[test]
+    fn the_suite_given_renders_its_own_tables() {
+        let mut r = Record::new("own", "wine", "DT", 0);
+        r.metrics.insert("accuracy".into(), 0.75);
+        let results = ResultsFile {
+            meta: Meta {
+                git_commit: "abc".into(),
+                rustc_version: "rustc".into(),
+                cores: 2,
+                date: "today".into(),
+                command_line: "cargo xtask bench own".into(),
+                solvers: String::new(),
+            },
+            records: vec![r],
+            failures: Vec::new(),
+            skipped: Vec::new(),
+            skipped_jobs: Vec::new(),
+            quick: false,
+        };
+        let plain = render(&results, &[]).unwrap();
+        assert!(plain.contains("Everything measured in `own`"), "{plain}");
+        let suites: Vec<Box<dyn Suite>> = vec![Box::new(Own)];
+        let own = render(&results, &suites).unwrap();
+        assert!(own.contains("OWN TABLES of 1 records"), "{own}");
+        assert!(own.contains("OWN SUMMARY"), "{own}");
+        assert!(!own.contains("Everything measured"), "{own}");
+    }
 }

@@ -7,7 +7,7 @@ use crate::cli::BenchArgs;
 use crate::data::DataSource;
 use crate::harness;
 use crate::records::{Meta, Record};
-use crate::suites::Suite;
+use crate::suites::suite::Suite;
 
 /// Folds of a test run: fold 0 holds every 10th row, fold 1 three rows in
 /// ten, fold 2 the rest — uneven, so that no two folds score alike.

@@ -40,17 +40,18 @@
 //! # Ok::<(), rc_logic::Error>(())
 //! ```
 //!
-//! Floats round-trip exactly (serde_json's `float_roundtrip`). A model is
-//! checked when written and when read (see `model_check`): a file with
-//! ids outside its vocabulary, nodes that do not exist or non-finite
-//! numbers is an [`Error::InvalidModel`], never a panic at prediction.
+//! Floats round-trip exactly (serde_json's `float_roundtrip`), and go
+//! through rc-json, the workspace's one convention for non-finite floats
+//! (the strings `"inf"`, `"-inf"`, `"nan"`). A model is checked when
+//! written and when read (see `model_check`): a file with ids outside its
+//! vocabulary, nodes that do not exist or non-finite numbers is an
+//! [`Error::InvalidModel`], never a panic at prediction.
 //! Files are written to a temporary file in the same folder and renamed,
 //! so a reader never sees half a model.
 
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::BufWriter;
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::{Deserialize, Serialize};
@@ -108,14 +109,16 @@ struct Header {
     model: IgnoredAny,
 }
 
+/// The file as written: the header fields in this order, then the model
+/// as JSON with rc-json's markers for non-finite floats.
 #[derive(Serialize)]
-struct Out<'a, M> {
+struct Out {
     format: &'static str,
     version: u32,
     kind: ModelKind,
     target: String,
     head_types: Vec<String>,
-    model: &'a M,
+    model: serde_json::Value,
 }
 
 #[derive(Deserialize)]
@@ -209,7 +212,7 @@ impl Persisted for DecisionList {
     }
 }
 
-fn envelope<'a, M: Persisted>(model: &'a M, file: &str) -> Result<Out<'a, M>> {
+fn envelope<M: Persisted>(model: &M, file: &str) -> Result<Out> {
     model
         .check()
         .map_err(|m| invalid(file, format!("refusing to write it: {m}")))?;
@@ -219,7 +222,7 @@ fn envelope<'a, M: Persisted>(model: &'a M, file: &str) -> Result<Out<'a, M>> {
         kind: model.kind(),
         target: model.target(),
         head_types: model.head_types(),
-        model,
+        model: rc_json::to_value(model).map_err(|e| invalid(file, e.to_string()))?,
     })
 }
 
@@ -249,7 +252,7 @@ fn from_json<M: Persisted>(text: &str, file: &str) -> Result<M> {
             ),
         ));
     }
-    let model: M = serde_json::from_str::<In<M>>(text)
+    let model: M = rc_json::from_str::<In<M>>(text)
         .map_err(|e| invalid(file, e.to_string()))?
         .model;
     model.check().map_err(|m| invalid(file, m))?;
@@ -290,44 +293,15 @@ fn load<M: Persisted>(path: &Path) -> Result<M> {
     from_json(&text, &path.display().to_string())
 }
 
-/// Distinguishes temporary files of one process.
-static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
-
 /// Writes `path` through a temporary file in the same folder, renamed
 /// over `path` once complete and flushed to disk; the temporary file is
-/// removed on failure.
+/// removed on failure ([`rulecover_core::fs::write_atomically_with`], with
+/// the error naming `path`).
 pub fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
 ) -> Result<()> {
-    let Some(name) = path.file_name() else {
-        return Err(Error::io(
-            path,
-            std::io::Error::new(std::io::ErrorKind::InvalidInput, "the path names no file"),
-        ));
-    };
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let tmp = dir.join(format!(
-        ".{}.{}-{}.tmp",
-        name.to_string_lossy(),
-        std::process::id(),
-        TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let result = (|| {
-        let mut w = BufWriter::new(File::create(&tmp)?);
-        write(&mut w)?;
-        w.flush()?;
-        w.get_ref().sync_all()?;
-        drop(w);
-        std::fs::rename(&tmp, path)
-    })();
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        Error::io(path, e)
-    })
+    rulecover_core::fs::write_atomically_with(path, write).map_err(|e| Error::io(path, e))
 }
 
 impl TreeEnsemble {

@@ -86,7 +86,6 @@ mod dual;
 pub mod error;
 pub mod export;
 pub mod model;
-mod serde_f64;
 pub mod solution;
 pub mod solver;
 

@@ -71,10 +71,10 @@ pub struct Var {
     /// Domain of the variable.
     pub kind: VarKind,
     /// Lower bound (`f64::NEG_INFINITY` for none).
-    #[serde(with = "crate::serde_f64")]
+    #[serde(with = "rc_json::float")]
     pub lower: f64,
     /// Upper bound (`f64::INFINITY` for none).
-    #[serde(with = "crate::serde_f64")]
+    #[serde(with = "rc_json::float")]
     pub upper: f64,
     /// Objective coefficient.
     pub obj: f64,
@@ -87,10 +87,10 @@ pub struct Row {
     /// Optional name used by the LP/MPS exporters (default `r<index>`).
     pub name: Option<String>,
     /// Lower bound of the row activity (`f64::NEG_INFINITY` for none).
-    #[serde(with = "crate::serde_f64")]
+    #[serde(with = "rc_json::float")]
     pub lower: f64,
     /// Upper bound of the row activity (`f64::INFINITY` for none).
-    #[serde(with = "crate::serde_f64")]
+    #[serde(with = "rc_json::float")]
     pub upper: f64,
 }
 

@@ -64,7 +64,7 @@ pub struct LpSolution {
     /// Optimal objective value in the model's sense. When not `Optimal`: `+inf` for an
     /// infeasible minimisation (`-inf` maximisation), `-inf` for an unbounded
     /// minimisation (`+inf` maximisation), `NaN` otherwise.
-    #[serde(with = "crate::serde_f64")]
+    #[serde(with = "rc_json::float")]
     pub objective: f64,
     /// Primal values `x_j`, indexed by [`VarId::index`].
     pub primal: Vec<f64>,
@@ -147,18 +147,18 @@ pub struct MipSolution {
     /// Outcome of the solve.
     pub status: MipStatus,
     /// Objective of the incumbent (model's sense); `+inf` (min) / `-inf` (max) without one.
-    #[serde(with = "crate::serde_f64")]
+    #[serde(with = "rc_json::float")]
     pub objective: f64,
     /// Values of the incumbent, indexed by [`VarId::index`]; empty without an incumbent.
     /// Integer variables are exactly integral.
     pub values: Vec<f64>,
     /// Proven bound on the optimum (a lower bound when minimising, an upper bound when
     /// maximising); equals `objective` when proven optimal with zero gap.
-    #[serde(with = "crate::serde_f64")]
+    #[serde(with = "rc_json::float")]
     pub best_bound: f64,
     /// `|objective − best_bound| / max(|objective|, 1e-9)` (0 when the two agree to
     /// 1e-9; `+inf` without an incumbent).
-    #[serde(with = "crate::serde_f64")]
+    #[serde(with = "rc_json::float")]
     pub gap: f64,
     /// Branch-and-bound nodes processed (0 when the backend does not report it).
     pub nodes: u64,

@@ -1,6 +1,7 @@
 //! The shared vocabulary of rulecover: datasets, rules and rule sets,
 //! coverage, the traits the algorithm crates implement, evaluation metrics,
-//! cross-validation and the statistics the papers report.
+//! cross-validation, and the atomic file write every crate uses
+//! ([`fs`]).
 //!
 //! Every other crate of the workspace builds on these types: a learner
 //! takes a [`Dataset`], a rule model exposes [`Rule`]s through
@@ -31,6 +32,7 @@ pub mod csv;
 pub mod cv;
 pub mod dataset;
 pub mod error;
+pub mod fs;
 pub mod generate;
 pub mod metrics;
 pub mod mt19937;
@@ -40,7 +42,6 @@ pub mod rule;
 pub mod ruleset;
 pub mod schema;
 pub mod shared;
-pub mod stats;
 pub mod traits;
 pub mod weights;
 pub mod zeror;

@@ -7,6 +7,8 @@
 //! * Ranking metrics of a binary problem (scores for class 1):
 //!   [`auc_roc`], [`average_precision`], [`auc_pr`].
 //! * Regression metrics: [`mse`], [`r2`].
+//! * [`midranks`]: ranks with ties sharing their mean rank (the AUC's,
+//!   and the rank tests' of xtask).
 //! * [`Summary`] aggregates a metric over folds or repetitions, and
 //!   [`evaluate`] computes every applicable metric of a [`Predictions`]
 //!   batch into a [`Metrics`] record.
@@ -27,8 +29,31 @@ use serde::{Deserialize, Serialize};
 
 use crate::dataset::Target;
 use crate::error::{Error, Result};
-use crate::stats::midranks;
 use crate::traits::Predictions;
+
+/// 1-based ranks of `values` in ascending order, tied values sharing the
+/// mean of the ranks they span (midranks), as `scipy.stats.rankdata`.
+/// Values should be finite; `NaN`s would be ranked last.
+pub fn midranks(values: &[f64]) -> Vec<f64> {
+    let n = values.len();
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
+    let mut ranks = vec![0.0; n];
+    let mut start = 0;
+    while start < n {
+        let mut end = start + 1;
+        while end < n && values[order[end]] == values[order[start]] {
+            end += 1;
+        }
+        // Positions start..end hold ranks start+1..=end.
+        let rank = (start + 1 + end) as f64 / 2.0;
+        for &i in &order[start..end] {
+            ranks[i] = rank;
+        }
+        start = end;
+    }
+    ranks
+}
 
 /// Index of the largest value (the first one on ties; 0 for an empty
 /// slice). `NaN`s are never chosen over a number.
@@ -511,6 +536,16 @@ mod tests {
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-12
+    }
+
+    #[test]
+    fn midranks_with_ties() {
+        assert_eq!(
+            midranks(&[3.0, 1.0, 4.0, 1.0, 5.0]),
+            vec![3.0, 1.5, 4.0, 1.5, 5.0]
+        );
+        assert_eq!(midranks(&[2.0, 2.0, 2.0]), vec![2.0; 3]);
+        assert!(midranks(&[]).is_empty());
     }
 
     #[test]

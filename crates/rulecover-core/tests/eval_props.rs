@@ -1,10 +1,9 @@
-//! Property tests of cross-validation splits, ranking metrics and the
-//! rank-based tests.
+//! Property tests of cross-validation splits and ranking metrics (those of
+//! the rank-based tests moved with them to xtask's `stats`).
 
 use proptest::prelude::*;
 use rulecover_core::cv::{kfold, stratified_kfold, train_test_split_stratified, Fold};
 use rulecover_core::metrics::{auc_pr, auc_roc, average_precision};
-use rulecover_core::stats::{holm, wilcoxon_differences, PValueMethod, WilcoxonOptions};
 
 fn assert_partition(folds: &[Fold], n: usize) {
     let mut seen = vec![0usize; n];
@@ -108,34 +107,5 @@ proptest! {
         let pr = auc_pr(&y, &s).unwrap().unwrap();
         prop_assert!((0.0..=1.0 + 1e-12).contains(&ap));
         prop_assert!((0.0..=1.0 + 1e-12).contains(&pr));
-    }
-
-    #[test]
-    fn wilcoxon_rank_sums_and_exact_vs_normal(
-        d in prop::collection::vec(-4i32..5, 1..22),
-    ) {
-        let d: Vec<f64> = d.into_iter().map(f64::from).collect();
-        let exact = wilcoxon_differences(&d, WilcoxonOptions { p_value: PValueMethod::Exact, ..Default::default() }).unwrap();
-        let n = d.len() as f64;
-        prop_assert!((exact.r_plus + exact.r_minus - n * (n + 1.0) / 2.0).abs() < 1e-9);
-        prop_assert!(exact.p_value > 0.0 && exact.p_value <= 1.0);
-        // Mirrored differences give the same p-value and swapped sums.
-        let neg: Vec<f64> = d.iter().map(|v| -v).collect();
-        let mirrored = wilcoxon_differences(&neg, WilcoxonOptions { p_value: PValueMethod::Exact, ..Default::default() }).unwrap();
-        prop_assert!((mirrored.p_value - exact.p_value).abs() < 1e-12);
-        prop_assert_eq!(mirrored.r_plus, exact.r_minus);
-    }
-
-    #[test]
-    fn holm_is_monotone_and_conservative(p in prop::collection::vec(0.0f64..=1.0, 0..20)) {
-        let adj = holm(&p).unwrap();
-        let mut idx: Vec<usize> = (0..p.len()).collect();
-        idx.sort_by(|&a, &b| p[a].total_cmp(&p[b]));
-        for w in idx.windows(2) {
-            prop_assert!(adj[w[0]] <= adj[w[1]]);
-        }
-        for (a, r) in adj.iter().zip(&p) {
-            prop_assert!(a >= r && *a <= 1.0);
-        }
     }
 }

@@ -107,7 +107,7 @@ pub enum Error {
     /// A model file could not be read or written.
     #[error("cannot {action} '{path}': {source}")]
     Io {
-        /// What was being done ("read", "write", "rename to").
+        /// What was being done ("read", "write", "create").
         action: &'static str,
         /// The file.
         path: PathBuf,

@@ -27,9 +27,7 @@
 //! and renamed into place, so a file is never half-written.
 
 use std::collections::BTreeMap;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::path::Path;
 
 use serde::ser::Serializer;
 use serde::Serialize;
@@ -251,43 +249,12 @@ fn from_json_named(text: &str, file: &str) -> Result<FittedModel> {
     })
 }
 
-/// Distinguishes temporary files of concurrent saves in one process.
-static SAVES: AtomicU64 = AtomicU64::new(0);
-
+/// Writes `bytes` to `path` through a temporary file in the same folder
+/// ([`rulecover_core::fs::write_atomically`]); the error names `path`.
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    let io = |action: &'static str, path: &Path| {
-        let path = path.to_path_buf();
-        move |source: std::io::Error| Error::Io {
-            action,
-            path,
-            source,
-        }
-    };
-    let Some(name) = path.file_name() else {
-        return Err(io("write", path)(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "not a file path",
-        )));
-    };
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let tmp = dir.join(format!(
-        ".{}.{}-{}.tmp",
-        name.to_string_lossy(),
-        std::process::id(),
-        SAVES.fetch_add(1, Ordering::Relaxed)
-    ));
-    let written = (|| {
-        let mut f = std::fs::File::create(&tmp).map_err(io("write", &tmp))?;
-        f.write_all(bytes).map_err(io("write", &tmp))?;
-        f.sync_all().map_err(io("write", &tmp))?;
-        std::fs::rename(&tmp, path).map_err(io("rename to", path))
-    })();
-    if written.is_err() {
-        // Best effort: the temporary file may not exist.
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written
+    rulecover_core::fs::write_atomically(path, bytes).map_err(|source| Error::Io {
+        action: "write",
+        path: path.to_path_buf(),
+        source,
+    })
 }

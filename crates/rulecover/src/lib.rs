@@ -50,7 +50,8 @@ pub mod file;
 mod fitted;
 pub mod generate;
 pub mod io;
-mod json;
+// JSON with non-finite floats: the workspace's one policy (crate rc-json).
+use rc_json as json;
 mod learner;
 pub mod methods;
 pub mod model;

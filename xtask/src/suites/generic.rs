@@ -30,11 +30,12 @@ use super::paper000::Paper000;
 use super::paper001::Paper001;
 use super::paper002::Paper002;
 use super::paper004::Paper004;
-use super::{zeror, JobData, JobError, Suite};
+use super::scoring::zeror;
+use super::suite::{JobData, JobError, Suite};
 use crate::data::{DataSource, GENERATED};
 use crate::paper::Source;
 use crate::records::{Record, SkippedJob};
-use crate::report::{per_dataset_tables, Column};
+use crate::tables::{per_dataset_tables, Column};
 
 /// Outer folds of the generic protocol.
 pub const FOLDS: usize = 5;
@@ -242,7 +243,7 @@ impl Suite for Generic {
                 .filter(|e| e.task != Task::Relational)
                 .map(|e| e.name.clone())
                 .collect(),
-            None => super::names(GENERATED),
+            None => super::suite::names(GENERATED),
         }
     }
 
@@ -469,7 +470,9 @@ mod tests {
         assert!(mean(&of("ramp", "LR1"), "r2") > mean(&of("ramp", "ZeroR"), "r2"));
 
         results.skipped_jobs = skipped;
-        let report = crate::report::render(&results).unwrap();
+        let report = Generic::default()
+            .report_tables(&results.records, &results.skipped_jobs)
+            .expect("generic renders its own tables");
         assert!(
             report.contains("#### shapes (mean (std) over 3 outer folds)"),
             "{report}"
@@ -482,7 +485,8 @@ mod tests {
         );
         let shapes_table = &report[report.find("#### shapes").unwrap()..];
         assert!(shapes_table.find("| ZeroR |") < shapes_table.find("| DT |"));
-        // The per-data-set tables replace the table of everything measured.
+        // The per-data-set tables replace the table of everything measured
+        // (the report takes them: report's own tests).
         assert!(
             !report.contains("Everything measured in `generic`"),
             "{report}"

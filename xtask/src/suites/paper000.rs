@@ -15,8 +15,9 @@ use rc_tree::{
 use rulecover_core::{Dataset, Fit, RuleModel};
 use serde_json::json;
 
+use super::scoring::{fit_and_score, put_metrics, timed, zeror};
+use super::suite::{names, JobData, JobError, Suite};
 use super::tuning::{accuracy_of, best_by_accuracy, grid_product, inner_folds, Tuned};
-use super::{fit_and_score, names, put_metrics, timed, zeror, JobData, JobError, Suite};
 use crate::data::DataSource;
 use crate::records::Record;
 

@@ -19,8 +19,9 @@ use rc_tree::{AdaBoostAlgorithm, AdaBoostParams, DecisionTreeParams, RandomFores
 use rulecover_core::{Dataset, Fit, Predict, RuleModel};
 use serde_json::json;
 
+use super::scoring::{fit_and_score, put_metrics, timed, zeror};
+use super::suite::{names, JobData, JobError, Suite};
 use super::tuning::{best_by_accuracy, grid_product};
-use super::{fit_and_score, names, put_metrics, timed, zeror, JobData, JobError, Suite};
 use crate::data::DataSource;
 use crate::records::Record;
 

@@ -31,7 +31,8 @@ use rulecover_core::shared::SharedData;
 use rulecover_core::{Dataset, Fit, Predict, Predictions, Rng, RuleModel};
 use serde_json::json;
 
-use super::{put_metrics, timed, zeror, CustomJob, FoldsFile, JobData, JobError, Suite};
+use super::scoring::{put_metrics, timed, zeror};
+use super::suite::{CustomJob, FoldsFile, JobData, JobError, Suite};
 use crate::data::DataSource;
 use crate::records::Record;
 

@@ -22,7 +22,8 @@ use rc_logic::{Problem, TreeEnsemble};
 use crate::data::DataSource;
 use crate::records::Record;
 use crate::suites::relational::{self, TARGETS};
-use crate::suites::{timed, CustomJob, FoldsFile, JobData, JobError, Suite};
+use crate::suites::scoring::timed;
+use crate::suites::suite::{CustomJob, FoldsFile, JobData, JobError, Suite};
 
 /// The `paper003` suite.
 pub struct Paper003;

@@ -34,16 +34,15 @@ use rc_nre::{mean_best_epoch, ConstantFeatures, MlpParams, NreParams, TrainHisto
 use rc_tree::{DecisionTreeParams, GradientBoostingParams, RandomForestParams};
 use rulecover_core::cv::{folds_from_json, sklearn_stratified_kfold};
 use rulecover_core::shared::SharedData;
-use rulecover_core::stats::{
-    sign_test, wilcoxon_differences, SignTies, WilcoxonOptions, ZeroMethod,
-};
 use rulecover_core::{Dataset, Feature, FeatureKind, Fit, RuleModel};
 use serde_json::json;
 
+use super::scoring::{fit_and_score, timed, zeror};
+use super::suite::{names, CustomJob, FoldsFile, JobData, JobError, Suite};
 use super::tuning::{best_by_accuracy, inner_folds};
-use super::{fit_and_score, names, timed, zeror, CustomJob, FoldsFile, JobData, JobError, Suite};
 use crate::data::DataSource;
 use crate::records::Record;
+use crate::stats::{sign_test, wilcoxon_differences, SignTies, WilcoxonOptions, ZeroMethod};
 
 /// The data sets of Table IV we can run, in the table's order.
 const DATASETS: &[&str] = &["phoneme", "twonorm", "adult", "ring", "magic", "mushroom"];
@@ -644,8 +643,8 @@ mod tests {
         assert_eq!(sign_critical(19), 14);
         // Exact binomial: 14 of 19 gives p = 0.064, 15 of 19 p = 0.019.
         assert!(
-            rulecover_core::stats::binomial_two_sided(14, 19) > 0.05
-                && rulecover_core::stats::binomial_two_sided(15, 19) < 0.05
+            crate::stats::binomial_two_sided(14, 19) > 0.05
+                && crate::stats::binomial_two_sided(15, 19) < 0.05
         );
     }
 

@@ -18,7 +18,8 @@ use rc_logic::{BaggingParams, BoostParams, Problem, TreeEnsemble};
 
 use crate::data::DataSource;
 use crate::records::Record;
-use crate::suites::{timed, CustomJob, FoldsFile, JobData, JobError, Suite};
+use crate::suites::scoring::timed;
+use crate::suites::suite::{CustomJob, FoldsFile, JobData, JobError, Suite};
 
 /// One learning target of the shared relational data.
 pub struct Target {

@@ -7,7 +7,8 @@ use rulecover_core::cv::{grid_search, sklearn_stratified_kfold, stratified_kfold
 use rulecover_core::metrics::accuracy;
 use rulecover_core::{Dataset, Predict};
 
-use super::{timed, JobData, JobError};
+use super::scoring::timed;
+use super::suite::{JobData, JobError};
 
 /// The inner folds of a job (`StratifiedKFold(k, shuffle=True,
 /// random_state=seed)` on the outer training fold).

@@ -3,14 +3,13 @@
 //! `--resume` and the report.
 
 use std::collections::HashMap;
-use std::fs::OpenOptions;
-use std::io::Write as _;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use super::grid::Point;
-use super::ScalingError;
+use crate::error::{Error, Result};
+use crate::jsonl;
 
 /// The file name of the records in the output folder.
 pub const RESULTS: &str = "results.jsonl";
@@ -93,60 +92,26 @@ impl Record {
     }
 }
 
-/// Appends `record` as one line to `path` (created if absent).
+/// Parses the records of a results file's text ([`jsonl::parse_lines`]:
+/// blank lines ignored, a last line cut short by a killed run dropped);
+/// `file` names it in errors. When a point appears more than once the
+/// last record wins.
 ///
 /// # Errors
-/// [`ScalingError::Io`] naming the file.
-pub fn append(path: &Path, record: &Record) -> Result<(), ScalingError> {
-    let io = |e| ScalingError::Io(path.display().to_string(), e);
-    let line = serde_json::to_string(record).map_err(|e| ScalingError::Record {
-        file: path.display().to_string(),
-        line: 0,
-        message: e.to_string(),
+/// [`crate::error::Error::Parse`] with the file, the line number and what
+/// is wrong.
+pub fn parse(text: &str, file: &str) -> Result<Vec<Record>> {
+    let records = jsonl::parse_lines(text, file, |_, line| {
+        serde_json::from_str::<Record>(line).map_err(|e| format!("not a scaling record: {e}"))
     })?;
-    let mut f = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(io)?;
-    writeln!(f, "{line}").map_err(io)
-}
-
-/// Parses the records of a results file's text; `file` names it in
-/// errors. Blank lines are ignored, and a last line cut short (a run
-/// killed while writing it) is dropped; any other bad line is an error.
-/// When a point appears more than once the last record wins.
-///
-/// # Errors
-/// [`ScalingError::Record`] with the file, the line number and what is
-/// wrong.
-pub fn parse(text: &str, file: &str) -> Result<Vec<Record>, ScalingError> {
-    let lines: Vec<(usize, &str)> = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .collect();
-    let last = lines.len().saturating_sub(1);
     let mut by_point: HashMap<Point, usize> = HashMap::new();
     let mut out: Vec<Record> = Vec::new();
-    for (k, (i, line)) in lines.into_iter().enumerate() {
-        match serde_json::from_str::<Record>(line) {
-            Ok(r) => match by_point.get(&r.point) {
-                Some(&at) => out[at] = r,
-                None => {
-                    by_point.insert(r.point.clone(), out.len());
-                    out.push(r);
-                }
-            },
-            Err(e) if k == last && !text.ends_with('\n') => {
-                eprintln!("{file}:{}: dropping a cut-short last line ({e})", i + 1);
-            }
-            Err(e) => {
-                return Err(ScalingError::Record {
-                    file: file.to_string(),
-                    line: i + 1,
-                    message: e.to_string(),
-                })
+    for r in records {
+        match by_point.get(&r.point) {
+            Some(&at) => out[at] = r,
+            None => {
+                by_point.insert(r.point.clone(), out.len());
+                out.push(r);
             }
         }
     }
@@ -156,14 +121,28 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Record>, ScalingError> {
 /// The records in `path`; none when it does not exist.
 ///
 /// # Errors
-/// [`ScalingError::Io`] for an unreadable file, [`ScalingError::Record`]
-/// for a bad line.
-pub fn read(path: &Path) -> Result<Vec<Record>, ScalingError> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => parse(&text, &path.display().to_string()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-        Err(e) => Err(ScalingError::Io(path.display().to_string(), e)),
+/// [`crate::error::Error::Io`] for an unreadable file,
+/// [`crate::error::Error::Parse`] for a bad line.
+pub fn read(path: &Path) -> Result<Vec<Record>> {
+    match jsonl::read_if_exists(path)? {
+        Some(text) => parse(&text, &path.display().to_string()),
+        None => Ok(Vec::new()),
     }
+}
+
+/// Rewrites `path` with `records`, one line each, atomically: a resumed
+/// run starts from this, so that its first appended line cannot run on
+/// from a last line cut short by a killed run (the bench journal does the
+/// same).
+///
+/// # Errors
+/// [`Error::Io`] naming the file.
+pub fn rewrite(path: &Path, records: &[Record]) -> Result<()> {
+    let mut text = String::new();
+    for r in records {
+        text.push_str(&jsonl::line_of(path, r)?);
+    }
+    rulecover_core::fs::write_atomically(path, text.as_bytes()).map_err(|e| Error::io(path, e))
 }
 
 #[cfg(test)]
@@ -220,8 +199,9 @@ mod tests {
         assert_eq!(parse(&t, "r.jsonl").unwrap(), vec![a.clone()]);
         let bad = format!("not json\n{}", text(&[a]));
         match parse(&bad, "r.jsonl") {
-            Err(ScalingError::Record { file, line, .. }) => {
-                assert_eq!((file.as_str(), line), ("r.jsonl", 1))
+            Err(crate::error::Error::Parse { file, message }) => {
+                assert_eq!(file, "r.jsonl:1");
+                assert!(message.starts_with("not a scaling record"), "{message}");
             }
             other => panic!("expected a record error, got {other:?}"),
         }
@@ -229,15 +209,16 @@ mod tests {
 
     #[test]
     fn append_then_read() {
-        let dir = std::env::temp_dir().join(format!("rc-scaling-rec-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("xtask-scaling-rec-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join(RESULTS);
         let _ = std::fs::remove_file(&path);
         assert!(read(&path).unwrap().is_empty());
         let a = rec(10_000, Status::Ok, Some(1.0));
         let s = Record::skipped(a.point.clone(), 600.0, "predicted 900 s".into());
-        append(&path, &a).unwrap();
-        append(&path, &s).unwrap();
+        let mut out = jsonl::Appender::open(&path).unwrap();
+        out.append(&a).unwrap();
+        out.append(&s).unwrap();
         assert_eq!(read(&path).unwrap(), vec![s]);
         std::fs::remove_dir_all(&dir).unwrap();
     }

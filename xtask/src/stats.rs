@@ -11,50 +11,17 @@
 //! fractions as in *Numerical Recipes*), and from them the normal, χ² and F
 //! distributions. These return `NaN` for arguments outside their domain.
 //!
-//! ```
-//! use rulecover_core::stats::{wilcoxon, WilcoxonOptions};
-//! // Errors (%) of two methods on six datasets.
-//! let other = [10.0, 5.0, 3.0, 8.0, 1.0, 7.5];
-//! let mine = [8.0, 4.0, 3.0, 6.5, 1.5, 6.0];
-//! let w = wilcoxon(&other, &mine, WilcoxonOptions::default())?;
-//! // |d| = 2, 1, 0, 1.5, 0.5, 1.5 → ranks 6, 3, 1, 4.5, 2, 4.5; the zero
-//! // gives half its rank to each side.
-//! assert_eq!((w.r_plus, w.r_minus), (18.5, 2.5));
-//! assert_eq!(w.t, 2.5);
-//! # Ok::<(), rulecover_core::Error>(())
-//! ```
+//! Used by the `paper004` suite; it was `rulecover_core::stats` before
+//! (no learner needs it). The test `six_datasets_example` shows a use.
+// The module keeps the whole toolbox of Demšar's comparisons, tested here,
+// though paper004 calls only the Wilcoxon and sign tests: in a binary
+// crate the others would be dead-code warnings.
+#![allow(dead_code)]
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
-
-// ---------------------------------------------------------------------------
-// Ranks
-// ---------------------------------------------------------------------------
-
-/// 1-based ranks of `values` in ascending order, tied values sharing the
-/// mean of the ranks they span (midranks), as `scipy.stats.rankdata`.
-/// Values should be finite; `NaN`s would be ranked last.
-pub fn midranks(values: &[f64]) -> Vec<f64> {
-    let n = values.len();
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
-    let mut ranks = vec![0.0; n];
-    let mut start = 0;
-    while start < n {
-        let mut end = start + 1;
-        while end < n && values[order[end]] == values[order[start]] {
-            end += 1;
-        }
-        // Positions start..end hold ranks start+1..=end.
-        let rank = (start + 1 + end) as f64 / 2.0;
-        for &i in &order[start..end] {
-            ranks[i] = rank;
-        }
-        start = end;
-    }
-    ranks
-}
+use rulecover_core::error::{Error, Result};
+use rulecover_core::metrics::midranks;
 
 // ---------------------------------------------------------------------------
 // Special functions and distributions
@@ -784,16 +751,6 @@ mod tests {
     }
 
     #[test]
-    fn midranks_with_ties() {
-        assert_eq!(
-            midranks(&[3.0, 1.0, 4.0, 1.0, 5.0]),
-            vec![3.0, 1.5, 4.0, 1.5, 5.0]
-        );
-        assert_eq!(midranks(&[2.0, 2.0, 2.0]), vec![2.0; 3]);
-        assert!(midranks(&[]).is_empty());
-    }
-
-    #[test]
     fn ln_gamma_known_values() {
         assert!(close(ln_gamma(1.0), 0.0, 1e-14));
         assert!(close(ln_gamma(2.0), 0.0, 1e-14));
@@ -1152,5 +1109,161 @@ mod tests {
         assert!(holm(&[]).unwrap().is_empty());
         assert!(holm(&[1.2]).is_err());
         assert!(holm(&[f64::NAN]).is_err());
+    }
+
+    #[test]
+    fn six_datasets_example() {
+        // Errors (%) of two methods on six datasets.
+        let other = [10.0, 5.0, 3.0, 8.0, 1.0, 7.5];
+        let mine = [8.0, 4.0, 3.0, 6.5, 1.5, 6.0];
+        let w = wilcoxon(&other, &mine, WilcoxonOptions::default()).unwrap();
+        // |d| = 2, 1, 0, 1.5, 0.5, 1.5 → ranks 6, 3, 1, 4.5, 2, 4.5; the zero
+        // gives half its rank to each side.
+        assert_eq!((w.r_plus, w.r_minus), (18.5, 2.5));
+        assert_eq!(w.t, 2.5);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn wilcoxon_rank_sums_and_exact_vs_normal(
+            d in proptest::collection::vec(-4i32..5, 1..22),
+        ) {
+            let d: Vec<f64> = d.into_iter().map(f64::from).collect();
+            let exact = wilcoxon_differences(&d, WilcoxonOptions { p_value: PValueMethod::Exact, ..Default::default() }).unwrap();
+            let n = d.len() as f64;
+            proptest::prop_assert!((exact.r_plus + exact.r_minus - n * (n + 1.0) / 2.0).abs() < 1e-9);
+            proptest::prop_assert!(exact.p_value > 0.0 && exact.p_value <= 1.0);
+            // Mirrored differences give the same p-value and swapped sums.
+            let neg: Vec<f64> = d.iter().map(|v| -v).collect();
+            let mirrored = wilcoxon_differences(&neg, WilcoxonOptions { p_value: PValueMethod::Exact, ..Default::default() }).unwrap();
+            proptest::prop_assert!((mirrored.p_value - exact.p_value).abs() < 1e-12);
+            proptest::prop_assert_eq!(mirrored.r_plus, exact.r_minus);
+        }
+
+        #[test]
+        fn holm_is_monotone_and_conservative(p in proptest::collection::vec(0.0f64..=1.0, 0..20)) {
+            let adj = holm(&p).unwrap();
+            let mut idx: Vec<usize> = (0..p.len()).collect();
+            idx.sort_by(|&a, &b| p[a].total_cmp(&p[b]));
+            for w in idx.windows(2) {
+                proptest::prop_assert!(adj[w[0]] <= adj[w[1]]);
+            }
+            for (a, r) in adj.iter().zip(&p) {
+                proptest::prop_assert!(a >= r && *a <= 1.0);
+            }
+        }
+    }
+
+    /// The Wilcoxon T statistics and sign-test win counts of the NRE paper
+    /// (Dawer et al., arXiv 2002.04319, Tables I–V), recomputed from the
+    /// per-dataset test errors of its Table IV.
+    mod nre_paper {
+        use super::super::{sign_test, wilcoxon, SignTies, WilcoxonOptions, ZeroMethod};
+
+        /// Table IV: test error (%) of GB, RF, ANN and NRE on 19 datasets.
+        const TABLE_IV: [(&str, [f64; 4]); 19] = [
+            ("wilt", [18.60, 21.60, 14.20, 10.40]),
+            ("madelon", [14.50, 26.40, 45.50, 10.30]),
+            ("phoneme", [9.25, 9.00, 14.18, 8.14]),
+            ("kr-vs-kp", [0.42, 0.42, 0.62, 0.20]),
+            ("coil2000", [6.04, 7.06, 7.46, 5.83]),
+            ("banana", [9.31, 9.56, 9.31, 8.93]),
+            ("twonorm", [2.34, 2.52, 2.43, 2.25]),
+            ("adult", [12.91, 14.47, 14.79, 14.22]),
+            ("dis", [0.71, 1.77, 1.94, 1.77]),
+            ("churn", [3.60, 4.13, 6.27, 4.13]),
+            ("ring", [3.15, 3.33, 2.52, 3.51]),
+            ("spambase", [4.34, 4.92, 3.47, 4.63]),
+            ("chess", [0.21, 0.62, 0.42, 0.42]),
+            ("titanic", [27.49, 27.49, 26.89, 26.89]),
+            ("hypothyroid", [1.47, 1.68, 1.89, 1.47]),
+            ("magic", [11.67, 11.88, 12.44, 11.67]),
+            ("mushroom", [0.00, 0.00, 0.00, 0.00]),
+            ("clean2", [0.00, 0.00, 0.00, 0.00]),
+            ("agaricus-lepiota", [0.00, 0.00, 0.00, 0.00]),
+        ];
+
+        /// Errors in hundredths of a percent, as integers: differences of values
+        /// printed with two decimals must tie exactly when the paper's do (e.g.
+        /// 11.88 − 11.67 and 1.68 − 1.47).
+        fn column(j: usize) -> Vec<f64> {
+            TABLE_IV
+                .iter()
+                .map(|(_, row)| (row[j] * 100.0).round())
+                .collect()
+        }
+
+        #[test]
+        fn table_v_wilcoxon_t_values() {
+            let nre = column(3);
+            // (method column, R⁺ from the text, R⁻, T of Table V)
+            let expected = [
+                (0, 109.0, 81.0, 81.0),
+                (1, 176.5, 13.5, 13.5),
+                (2, 155.5, 34.5, 34.5),
+            ];
+            for (j, r_plus, r_minus, t) in expected {
+                // d = error(other) − error(NRE): positive = NRE wins.
+                let w = wilcoxon(&column(j), &nre, WilcoxonOptions::default()).unwrap();
+                assert_eq!(w.n, 19);
+                assert_eq!(w.n_zero, 5);
+                assert_eq!(
+                    (w.r_plus, w.r_minus, w.t),
+                    (r_plus, r_minus, t),
+                    "method {j}"
+                );
+                // The paper's verdicts: critical value T ≤ 46 at α = 0.05 (n = 19),
+                // significant against RF and ANN, not against GB.
+                assert_eq!(w.p_value < 0.05, j != 0, "method {j}: p = {}", w.p_value);
+            }
+        }
+
+        #[test]
+        fn dropping_one_tie_and_reranking() {
+            // The paper's text says one of an odd number of ties is ignored; doing
+            // so (dropping agaricus-lepiota) and re-ranking the 18 remaining pairs
+            // shifts every non-zero rank down by one and leaves four zeros sharing
+            // ranks 1–4. (The digest's 107.5/79.5, 175/12, 154/33 keep the
+            // 19-pair ranks instead, so they sum to 187 rather than 171.)
+            let nre = column(3);
+            let expected = [(0, 98.5, 72.5), (1, 161.0, 10.0), (2, 141.0, 30.0)];
+            for (j, r_plus, r_minus) in expected {
+                let other = column(j);
+                let w = wilcoxon(&other[..18], &nre[..18], WilcoxonOptions::default()).unwrap();
+                assert_eq!((w.r_plus, w.r_minus), (r_plus, r_minus), "method {j}");
+                // The verdicts do not change.
+                assert_eq!(w.p_value < 0.05, j != 0, "method {j}: p = {}", w.p_value);
+            }
+        }
+
+        #[test]
+        fn wilcox_zero_method_drops_the_ties() {
+            let nre = column(3);
+            let w = wilcoxon(
+                &column(1),
+                &nre,
+                WilcoxonOptions {
+                    zero_method: ZeroMethod::Wilcox,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+            assert_eq!(w.n, 14);
+            // 14 non-zero differences, the only loss (ring, 0.18) has rank 1.
+            assert_eq!((w.r_plus, w.r_minus), (104.0, 1.0));
+        }
+
+        #[test]
+        fn table_v_sign_test_wins() {
+            let nre = column(3);
+            // Raw W/L/T for NRE and "Number of NRE wins" (ties split, one dropped).
+            let expected = [(0, 8, 6, 5, 10), (1, 13, 1, 5, 15), (2, 12, 2, 5, 14)];
+            for (j, wins, losses, ties, credited) in expected {
+                let s = sign_test(&column(j), &nre, SignTies::Split).unwrap();
+                assert_eq!((s.n_positive, s.n_negative, s.n_zero), (wins, losses, ties));
+                assert_eq!(s.wins, credited, "method {j}");
+                assert_eq!(s.n, 18);
+            }
+        }
     }
 }

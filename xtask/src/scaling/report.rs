@@ -9,7 +9,7 @@ use plotters::prelude::*;
 use super::grid::{Axis, Generator, Point, N_P_GRID};
 use super::growth::{exponent, limit_size};
 use super::record::{Record, Status};
-use super::ScalingError;
+use crate::error::{Error, Result};
 
 /// The memory budget the report extrapolates to, MiB (24 GiB).
 pub const MEMORY_BUDGET_MIB: f64 = 24.0 * 1024.0;
@@ -220,10 +220,12 @@ type LogPoint = (f64, f64, f64);
 /// points, to an SVG at `path`.
 ///
 /// # Errors
-/// [`ScalingError::Plot`] naming the file.
-pub fn svg(path: &Path, learners: &[String], records: &[Record]) -> Result<(), ScalingError> {
-    let err =
-        |e: &dyn std::fmt::Display| ScalingError::Plot(path.display().to_string(), e.to_string());
+/// [`Error::Failed`] ("drawing" the file).
+pub fn svg(path: &Path, learners: &[String], records: &[Record]) -> Result<()> {
+    let err = |e: &dyn std::fmt::Display| Error::Failed {
+        what: format!("drawing {}", path.display()),
+        message: e.to_string(),
+    };
     let curves: Vec<(&String, Vec<LogPoint>)> = learners
         .iter()
         .map(|l| {
@@ -442,7 +444,7 @@ mod tests {
 
     #[test]
     fn the_svg_is_drawn() {
-        let path = std::env::temp_dir().join(format!("rc-scaling-{}.svg", std::process::id()));
+        let path = std::env::temp_dir().join(format!("xtask-scaling-{}.svg", std::process::id()));
         svg(&path, &["rug".into()], &sample()).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         std::fs::remove_file(&path).unwrap();

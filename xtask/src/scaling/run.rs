@@ -1,6 +1,6 @@
 //! The parent side: visits the plan's points in order, applies the skip
-//! rule, runs each fit in a child process (this binary again, `point`
-//! subcommand) under the cap, and appends one record per point.
+//! rule, runs each fit in a child process (this binary again, `scaling
+//! point`) under the cap, and appends one record per point.
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
@@ -8,11 +8,14 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use super::child::{load_average, peak_mib, Measured, DONE, READY};
+use rc_benches::process::{load_average, peak_mib};
+
+use super::child::{Measured, DONE, READY};
 use super::grid::Point;
 use super::growth::{decide, Decision};
 use super::record::{self, Record, Status, RESULTS};
-use super::ScalingError;
+use crate::error::{Error, Result};
+use crate::jsonl::Appender;
 
 /// How to run the plan.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,21 +40,22 @@ enum Event {
 /// child, printing one line per point; returns every record of the file.
 ///
 /// # Errors
-/// [`ScalingError::Exists`] for an existing results file without
-/// `resume`; I/O and record errors of the results file; a child that
-/// cannot be started.
-pub fn run(
-    exe: &Path,
-    plan: &[Point],
-    out: &Path,
-    opts: &RunOptions,
-) -> Result<Vec<Record>, ScalingError> {
-    std::fs::create_dir_all(out).map_err(|e| ScalingError::Io(out.display().to_string(), e))?;
+/// [`Error::Usage`] for an existing results file without `resume`; I/O
+/// and record errors of the results file; a child that cannot be started.
+pub fn run(exe: &Path, plan: &[Point], out: &Path, opts: &RunOptions) -> Result<Vec<Record>> {
+    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
     let path = out.join(RESULTS);
     if path.exists() && !opts.resume {
-        return Err(ScalingError::Exists(path.display().to_string()));
+        return Err(Error::Usage(format!(
+            "{} exists: pass --resume to continue that run, or another --out",
+            path.display()
+        )));
     }
     let mut done = record::read(&path)?;
+    if path.exists() {
+        record::rewrite(&path, &done)?;
+    }
+    let mut results = Appender::open(&path)?;
     for (k, point) in plan.iter().enumerate() {
         if done.iter().any(|r| &r.point == point) {
             continue;
@@ -79,17 +83,18 @@ pub fn run(
                 .map(|n| format!(" ({n})"))
                 .unwrap_or_default(),
         );
-        record::append(&path, &record)?;
+        results.append(&record)?;
         done.push(record);
     }
     Ok(done)
 }
 
 /// Runs one point in a child and turns what happened into its record.
-fn run_one(exe: &Path, point: &Point, opts: &RunOptions) -> Result<Record, ScalingError> {
+fn run_one(exe: &Path, point: &Point, opts: &RunOptions) -> Result<Record> {
     let load_start = load_average();
     let mut child = Command::new(exe)
         .args([
+            "scaling",
             "point",
             "--learner",
             &point.learner,
@@ -105,7 +110,7 @@ fn run_one(exe: &Path, point: &Point, opts: &RunOptions) -> Result<Record, Scali
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| ScalingError::Io(exe.display().to_string(), e))?;
+        .map_err(|e| Error::io(exe, e))?;
     let events = watch_stdout(&mut child);
     let stderr_tail = keep_stderr_tail(&mut child);
     let cap = Duration::from_secs_f64(opts.cap_s);
@@ -144,9 +149,7 @@ fn run_one(exe: &Path, point: &Point, opts: &RunOptions) -> Result<Record, Scali
         }
         _ => None,
     };
-    let exit = child
-        .wait()
-        .map_err(|e| ScalingError::Io(exe.display().to_string(), e))?;
+    let exit = child.wait().map_err(|e| Error::io(exe, e))?;
     let tail = stderr_tail.join().unwrap_or_default();
     let mut record = Record::skipped(point.clone(), opts.cap_s, String::new());
     record.load_start = load_start;
@@ -215,4 +218,37 @@ fn keep_stderr_tail(child: &mut Child) -> std::thread::JoinHandle<String> {
         let lines: Vec<&str> = text.lines().collect();
         lines[lines.len().saturating_sub(5)..].join(" | ")
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::grid::Generator;
+    use super::*;
+
+    #[test]
+    fn a_resumed_run_appends_after_a_line_cut_short() {
+        let dir = std::env::temp_dir().join(format!("xtask-scaling-run-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let point = Point {
+            learner: "dt".into(),
+            generator: Generator::Twonorm,
+            n: 300,
+            p: 20,
+        };
+        let kept = Record::skipped(point, 600.0, "predicted 900 s".into());
+        let line = serde_json::to_string(&kept).unwrap();
+        let path = dir.join(RESULTS);
+        std::fs::write(&path, format!("{line}\n{{\"learner\":\"rf\",\"gen")).unwrap();
+        let opts = RunOptions {
+            cap_s: 600.0,
+            seed: 1,
+            resume: true,
+        };
+        // No point to run: the file is only read and rewritten.
+        let done = run(Path::new("no-child"), &[], &dir, &opts).unwrap();
+        assert_eq!(done, vec![kept.clone()]);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{line}\n"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -1,8 +1,8 @@
-//! JSON for any serde type with exact floats, infinities and NaN
-//! included: finite numbers are written as numbers (the shortest decimal
-//! that reads back to the same `f64`), non-finite ones as the strings
-//! `"inf"`, `"-inf"` and `"nan"` (rc-lp's convention), which read back as
-//! those values wherever an `f64` is expected. Plain serde_json writes
+//! Any serde type as a [`serde_json::Value`] with exact floats,
+//! infinities and NaN included: finite numbers are written as numbers
+//! (the shortest decimal that reads back to the same `f64`), non-finite
+//! ones as the marker strings (see [`crate::marker_of`]), which read back
+//! as those values wherever an `f64` is expected. Plain serde_json writes
 //! them as `null` and cannot read them back (e.g. the unbounded
 //! winsorising limits of GLRM's linear terms).
 //!
@@ -15,35 +15,25 @@ use serde::de::{self, DeserializeOwned, IntoDeserializer, Visitor};
 use serde::ser::{self, Serialize};
 use serde_json::{Map, Number, Value};
 
+use crate::marker::{marker_of, parse_marker};
+
 type Error = serde_json::Error;
 
 /// `value` as a JSON value, non-finite floats as marker strings.
-pub(crate) fn to_value<T: Serialize + ?Sized>(value: &T) -> Result<Value, Error> {
+///
+/// # Errors
+/// serde_json's, e.g. a map key that is not a string or a number.
+pub fn to_value<T: Serialize + ?Sized>(value: &T) -> Result<Value, Error> {
     value.serialize(ValueSer)
 }
 
-/// A `T` from a JSON value, reading marker strings as non-finite floats.
-pub(crate) fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, Error> {
+/// A `T` from a JSON value, reading marker strings as non-finite floats
+/// where an `f64` is expected.
+///
+/// # Errors
+/// serde_json's, for a value of another shape than `T`.
+pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, Error> {
     T::deserialize(De(value))
-}
-
-fn non_finite(v: f64) -> &'static str {
-    if v.is_nan() {
-        "nan"
-    } else if v > 0.0 {
-        "inf"
-    } else {
-        "-inf"
-    }
-}
-
-fn marker(s: &str) -> Option<f64> {
-    match s {
-        "inf" | "+inf" => Some(f64::INFINITY),
-        "-inf" => Some(f64::NEG_INFINITY),
-        "nan" => Some(f64::NAN),
-        _ => None,
-    }
 }
 
 // --- serializing ----------------------------------------------------------
@@ -94,7 +84,8 @@ impl ser::Serializer for ValueSer {
     fn serialize_f64(self, v: f64) -> Result<Value, Error> {
         Ok(match Number::from_f64(v) {
             Some(n) => Value::Number(n),
-            None => Value::String(non_finite(v).into()),
+            // Only non-finite floats have no JSON number.
+            None => Value::String(marker_of(v).unwrap_or(crate::marker::NAN).into()),
         })
     }
     fn serialize_char(self, v: char) -> Result<Value, Error> {
@@ -366,7 +357,7 @@ impl<'de> de::Deserializer<'de> for De {
 
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         match &self.0 {
-            Value::String(s) => match marker(s) {
+            Value::String(s) => match parse_marker(s) {
                 Some(v) => visitor.visit_f64(v),
                 None => self.deserialize_any(visitor),
             },

@@ -1,18 +1,19 @@
-//! The scaling binary end to end on tiny sizes: one child process per
+//! `cargo xtask scaling` end to end on tiny sizes: one child process per
 //! point, records, `--resume`, the report and the SVG.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn scaling(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_scaling"))
+    Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .arg("scaling")
         .args(args)
         .output()
-        .expect("the scaling binary runs")
+        .expect("xtask runs")
 }
 
 fn out_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rc-scaling-{name}-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("xtask-scaling-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }
