@@ -259,7 +259,7 @@ fn bagged_ensemble_predicts_the_same_in_a_new_process() {
         (model.predict_proba(test), test.examples.labels01())
     };
     let text = std::fs::read_to_string(&path).unwrap();
-    assert!(text.contains("\"kind\":\"bagged\""), "{}", &text[..200]);
+    assert!(text.contains("\"kind\": \"bagging\""), "{}", &text[..200]);
 
     let infer = inference_problem(&t);
     let q = TreeEnsemble::load(&path)
@@ -366,13 +366,16 @@ fn malformed_model_files_give_typed_errors() {
         "{e}"
     );
     // Another format, version or kind.
-    let m = invalid_message(edit(&|v| v["format"] = "something-else".into()));
-    assert!(m.contains("something-else"), "{m}");
-    let m = invalid_message(edit(&|v| v["version"] = 99.into()));
-    assert!(m.contains("version 99"), "{m}");
-    let m = invalid_message(edit(&|v| v["kind"] = "decision-list".into()));
+    let m = invalid_message(edit(&|v| v["format_version"] = 99.into()));
+    assert!(m.contains("format_version 99"), "{m}");
+    let m = invalid_message(edit(&|v| v["kind"] = "xgboost".into()));
+    assert!(
+        m.contains("'xgboost'") && m.contains("rfgb, bagging, cote"),
+        "{m}"
+    );
+    let m = invalid_message(edit(&|v| v["kind"] = "cote".into()));
     assert!(m.contains("DecisionList::load"), "{m}");
-    let m = invalid_message(edit(&|v| v["kind"] = "bagged".into()));
+    let m = invalid_message(edit(&|v| v["kind"] = "bagging".into()));
     assert!(m.contains("header says a bagged ensemble"), "{m}");
     let m = invalid_message(edit(&|v| v["target"] = "cancer/1".into()));
     assert!(m.contains("cancer/1"), "{m}");

@@ -29,6 +29,7 @@ pub mod coverage;
 pub mod csv;
 pub mod cv;
 pub mod dataset;
+pub mod envelope;
 pub mod error;
 pub mod generate;
 pub mod metrics;
@@ -46,6 +47,7 @@ pub mod zeror;
 
 pub use coverage::{BitSet, CoverageMatrix};
 pub use dataset::{Dataset, Feature, FeatureKind, Target};
+pub use envelope::{Envelope, EnvelopeError, Subject};
 pub use error::{Error, Result};
 pub use one_vs_rest::{ClassModel, OneVsRest, OneVsRestError, OneVsRestModel};
 pub use rng::Rng;

@@ -197,9 +197,10 @@ pub fn parse_key_values<S: AsRef<str>>(items: &[S]) -> Result<Vec<(String, Strin
 }
 
 /// Every parameter of one method, resolved: the given values parsed, the
-/// others at their defaults.
+/// others at their defaults. A method item reads them by name and type
+/// when it builds its crate's params.
 #[derive(Debug, Clone)]
-pub(crate) struct Args {
+pub struct Args {
     method: &'static str,
     values: BTreeMap<&'static str, Value>,
 }
