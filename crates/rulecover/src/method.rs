@@ -97,6 +97,10 @@ pub struct MethodSpec {
     pub params: &'static [ParamSpec],
     /// The values a tuning run tries (empty: no grid yet).
     pub grid: &'static [GridAxis],
+    /// Parameters under which a fit on a few hundred rows takes well
+    /// under a second in a debug build (tests and smoke runs), as
+    /// `(name, value)` strings; empty when the defaults already do.
+    pub smoke: &'static [(&'static str, &'static str)],
     /// Whether the learner itself learns two classes only, and learns
     /// more by fitting one binary model per class against the rest
     /// ([`rulecover_core::OneVsRest`]); two classes go to the learner
@@ -128,6 +132,7 @@ impl MethodSpec {
             tasks,
             params,
             grid: &[],
+            smoke: &[],
             one_vs_rest: false,
             prints_rules_by_default: true,
             exportable: false,
@@ -137,6 +142,11 @@ impl MethodSpec {
     /// With these aliases.
     pub const fn aliases(self, aliases: &'static [&'static str]) -> MethodSpec {
         MethodSpec { aliases, ..self }
+    }
+
+    /// With these smoke-run parameters ([`MethodSpec::smoke`]).
+    pub const fn smoke(self, smoke: &'static [(&'static str, &'static str)]) -> MethodSpec {
+        MethodSpec { smoke, ..self }
     }
 
     /// Fitted one-vs-rest on more than two classes.

@@ -266,7 +266,8 @@ static MIRCO: MethodSpec = MethodSpec::new(
     CLS_REG,
     MIRCO_PARAMS,
 )
-.aliases(&["RF+MIRCO"]);
+.aliases(&["RF+MIRCO"])
+.smoke(&[("n_estimators", "5"), ("max_depth", "4")]);
 
 impl Mirco {
     /// rc-cover's params for `args`.
@@ -322,7 +323,8 @@ static RCBOOST: MethodSpec = MethodSpec::new(
     CLS,
     RCBOOST_PARAMS,
 )
-.aliases(&["RCB", "RCB+iniDT"]);
+.aliases(&["RCB", "RCB+iniDT"])
+.smoke(&[("max_depth", "3"), ("max_rmp_calls", "3")]);
 
 impl RcBoost {
     /// rc-colgen's params for `args`.
@@ -356,7 +358,8 @@ static RUX_RF: MethodSpec = MethodSpec::new(
     CLS,
     RUX_RF_PARAMS,
 )
-.aliases(&["RF+RUX", "RUX_RF"]);
+.aliases(&["RF+RUX", "RUX_RF"])
+.smoke(&[("n_estimators", "5")]);
 
 impl RuxRf {
     /// rc-cover's params for `args`.
@@ -394,7 +397,8 @@ static RUX_ADA: MethodSpec = MethodSpec::new(
     CLS,
     RUX_ADA_PARAMS,
 )
-.aliases(&["ADA+RUX", "RUX_ADA"]);
+.aliases(&["ADA+RUX", "RUX_ADA"])
+.smoke(&[("n_estimators", "5")]);
 
 impl RuxAda {
     /// rc-cover's params for `args`.
@@ -442,7 +446,8 @@ static RUG: MethodSpec = MethodSpec::new(
     "001",
     CLS,
     RUG_PARAMS,
-);
+)
+.smoke(&[("max_rmp_calls", "3")]);
 
 table_method!(Rug, RUG);
 

@@ -327,7 +327,8 @@ static LRR: MethodSpec = MethodSpec::new(
     CLS_REG,
     LRR_PARAMS,
 )
-.fitted_one_vs_rest();
+.fitted_one_vs_rest()
+.smoke(&[("max_iterations", "5")]);
 
 impl Lrr {
     /// rc-glm's params for `args`.
@@ -369,7 +370,8 @@ static LRRN: MethodSpec = MethodSpec::new(
     CLS_REG,
     LRRN_PARAMS,
 )
-.fitted_one_vs_rest();
+.fitted_one_vs_rest()
+.smoke(&[("max_iterations", "5")]);
 
 impl Lrrn {
     /// rc-glm's params for `args`.
@@ -394,7 +396,8 @@ static LINEAR_RULE: MethodSpec = MethodSpec::new(
     LINEAR_RULE_PARAMS,
 )
 .aliases(&["GLRM"])
-.fitted_one_vs_rest();
+.fitted_one_vs_rest()
+.smoke(&[("linear_terms", "true"), ("max_iterations", "3")]);
 
 impl LinearRule {
     /// rc-glm's params for `args`.
@@ -470,7 +473,8 @@ static RULEFIT: MethodSpec = MethodSpec::new(
     CLS_REG,
     RULEFIT_PARAMS,
 )
-.fitted_one_vs_rest();
+.fitted_one_vs_rest()
+.smoke(&[("max_rules", "100")]);
 
 table_method!(RuleFit, RULEFIT);
 
@@ -494,7 +498,8 @@ static RULEFIT_N: MethodSpec = MethodSpec::new(
     RULEFIT_N_PARAMS,
 )
 .aliases(&["RuleFitN"])
-.fitted_one_vs_rest();
+.fitted_one_vs_rest()
+.smoke(&[("max_rules", "100")]);
 
 table_method!(RuleFitN, RULEFIT_N);
 
@@ -517,7 +522,8 @@ static GBT: MethodSpec = MethodSpec::new(
     CLS_REG,
     GBT_PARAMS,
 )
-.rules_printed_on_request();
+.rules_printed_on_request()
+.smoke(&[("n_estimators", "5")]);
 
 impl Gbt {
     /// The binarizer's and rc-tree's params for `args`.

@@ -101,7 +101,8 @@ static RFGB: MethodSpec = MethodSpec::new(
     REL,
     RFGB_PARAMS,
 )
-.aliases(&["Boosting"]);
+.aliases(&["Boosting"])
+.smoke(&[("n_trees", "3")]);
 
 impl Method for Rfgb {
     fn spec(&self) -> &'static MethodSpec {
@@ -144,7 +145,8 @@ static BAGGING: MethodSpec = MethodSpec::new(
     "003",
     REL,
     BAGGING_PARAMS,
-);
+)
+.smoke(&[("n_trees", "3")]);
 
 impl Method for Bagging {
     fn spec(&self) -> &'static MethodSpec {

@@ -224,7 +224,8 @@ static NRE: MethodSpec = MethodSpec::new(
     CLS,
     NRE_PARAMS,
 )
-.fitted_one_vs_rest();
+.fitted_one_vs_rest()
+.smoke(&[("max_depth", "3"), ("max_epochs", "5")]);
 
 table_method!(Nre, NRE);
 
@@ -248,7 +249,8 @@ static NRE_DEEP: MethodSpec = MethodSpec::new(
     NRE_PARAMS,
 )
 .aliases(&["NRE_deep"])
-.fitted_one_vs_rest();
+.fitted_one_vs_rest()
+.smoke(&[("max_depth", "3"), ("max_epochs", "5")]);
 
 table_method!(NreDeep, NRE_DEEP);
 
@@ -272,7 +274,8 @@ static ANN: MethodSpec = MethodSpec::new(
     ANN_PARAMS,
 )
 .aliases(&["MLP"])
-.fitted_one_vs_rest();
+.fitted_one_vs_rest()
+.smoke(&[("hidden", "8"), ("max_epochs", "5")]);
 
 impl Ann {
     /// rc-nre's params for `args`.

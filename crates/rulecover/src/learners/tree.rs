@@ -215,7 +215,8 @@ static DT: MethodSpec = MethodSpec::new(
     CLS_REG,
     DT_PARAMS,
 )
-.aliases(&["DecisionTree", "CART"]);
+.aliases(&["DecisionTree", "CART"])
+.smoke(&[("max_depth", "4")]);
 
 impl Dt {
     /// rc-tree's params for `args`.
@@ -263,7 +264,8 @@ static RF: MethodSpec = MethodSpec::new(
     RF_PARAMS,
 )
 .aliases(&["RandomForest"])
-.rules_printed_on_request();
+.rules_printed_on_request()
+.smoke(&[("n_estimators", "5"), ("max_depth", "4")]);
 
 impl Rf {
     /// rc-tree's params for `args`.
@@ -310,7 +312,8 @@ static ADA: MethodSpec = MethodSpec::new(
     ADA_PARAMS,
 )
 .aliases(&["AdaBoost"])
-.rules_printed_on_request();
+.rules_printed_on_request()
+.smoke(&[("n_estimators", "5"), ("max_depth", "2")]);
 
 impl Ada {
     /// rc-tree's params for `args`.
@@ -347,7 +350,8 @@ static GB: MethodSpec = MethodSpec::new(
     GB_PARAMS,
 )
 .aliases(&["GradientBoosting"])
-.rules_printed_on_request();
+.rules_printed_on_request()
+.smoke(&[("n_estimators", "5"), ("max_depth", "2")]);
 
 impl Gb {
     /// rc-tree's params for `args`.
