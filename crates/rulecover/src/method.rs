@@ -5,7 +5,7 @@
 //! and how its model is read back from a model file.
 //!
 //! The items themselves live in the `learners` modules, one unit struct
-//! per method, and are listed once in [`crate::methods::METHODS`].
+//! per method, and are listed once in [`crate::METHODS`].
 
 use std::fmt;
 
@@ -198,7 +198,7 @@ impl MethodSpec {
 }
 
 /// One registered method: a unit struct per method, listed once in
-/// [`crate::methods::METHODS`]. Everything the registry does with a
+/// [`crate::METHODS`]. Everything the registry does with a
 /// method goes through its item; nothing else matches on method ids.
 pub trait Method: Send + Sync {
     /// Its id, aliases, summary, tasks, parameters, grid and capabilities.

@@ -1,8 +1,8 @@
 //! The method items, one unit struct per method implementing
-//! [`crate::method::Method`], grouped by the library crate that learns:
+//! [`crate::Method`], grouped by the library crate that learns:
 //! each file holds its methods' parameters (with their one default), how
 //! they become the crate's params and are fitted, and how their models
-//! are read back. [`crate::methods::METHODS`] lists them.
+//! are read back. [`crate::METHODS`] lists them.
 //!
 //! Defaults follow the paper's setting where the paper fixes one, and the
 //! crate's (scikit-learn's, the authors' code's) default where the paper
