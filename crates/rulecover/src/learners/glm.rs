@@ -607,5 +607,20 @@ mod tests {
             LinearRule.params(&defaults(&LINEAR_RULE)).unwrap(),
             GlrmParams::lrr()
         );
+        assert_eq!(
+            rulefit(&defaults(&RULEFIT), false, 25).unwrap(),
+            RuleFitParams::new().seed(25)
+        );
+        assert_eq!(
+            rulefit(&defaults(&RULEFIT_N), true, 25).unwrap(),
+            RuleFitParams::new().linear_terms(true).seed(25)
+        );
+        assert_eq!(
+            Gbt.params(&defaults(&GBT), 25).unwrap(),
+            (
+                BinarizerParams::default(),
+                GradientBoostingParams::new().seed(25)
+            )
+        );
     }
 }

@@ -318,7 +318,19 @@ mod tests {
     }
 
     #[test]
-    fn the_deep_preset_is_the_papers() {
+    fn the_defaults_are_the_crates_presets() {
+        assert_eq!(
+            nre_params(&defaults(&NRE), false, 25).unwrap(),
+            NreParams::default()
+                .constant_features(ConstantFeatures::Ignore)
+                .seed(25)
+        );
+        assert_eq!(
+            Ann.params(&defaults(&ANN), 25).unwrap(),
+            MlpParams::default()
+                .constant_features(ConstantFeatures::Ignore)
+                .seed(25)
+        );
         assert_eq!(
             nre_params(&defaults(&NRE_DEEP), true, 25).unwrap(),
             NreParams::default()

@@ -403,4 +403,32 @@ mod tests {
         let args = defaults(&ADA);
         Ada.params(&args, 25).unwrap().validate().unwrap();
     }
+
+    #[test]
+    fn the_defaults_are_the_crates_presets() {
+        assert_eq!(
+            Dt.params(&defaults(&DT), false, 25).unwrap(),
+            DecisionTreeParams::classifier().seed(25)
+        );
+        assert_eq!(
+            Dt.params(&defaults(&DT), true, 25).unwrap(),
+            DecisionTreeParams::regressor().seed(25)
+        );
+        assert_eq!(
+            Rf.params(&defaults(&RF), false, 25).unwrap(),
+            RandomForestParams::classifier().seed(25)
+        );
+        assert_eq!(
+            Rf.params(&defaults(&RF), true, 25).unwrap(),
+            RandomForestParams::regressor().seed(25)
+        );
+        assert_eq!(
+            Ada.params(&defaults(&ADA), 25).unwrap(),
+            AdaBoostParams::new().seed(25)
+        );
+        assert_eq!(
+            Gb.params(&defaults(&GB), 25).unwrap(),
+            GradientBoostingParams::new().seed(25)
+        );
+    }
 }
