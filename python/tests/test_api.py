@@ -126,7 +126,7 @@ def test_defaults_are_the_registry_defaults(method_id):
         for cls in (rulecover.RulecoverClassifier, rulecover.RulecoverRegressor):
             assert cls(method=method_id)._registry_params() == {}
     if not estimators:
-        pytest.skip(f"no estimator of its own for {method_id}")
+        return  # reached through the generic estimators only (above)
     for name, params in estimators:
         for p in defaults:
             assert p in params or (method_id, p) in NOT_EXPOSED, (
