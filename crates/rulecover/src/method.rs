@@ -206,17 +206,15 @@ pub trait Method: Send + Sync {
 
     /// How it learns.
     fn learner(&self) -> Learner<'_>;
-}
 
-impl dyn Method {
     /// Whether it learns from relational data ([`crate::fit_relational`])
     /// rather than a table ([`crate::fit`]).
-    pub fn is_relational(&self) -> bool {
+    fn is_relational(&self) -> bool {
         matches!(self.learner(), Learner::Relational(_))
     }
 }
 
-impl fmt::Debug for dyn Method {
+impl fmt::Debug for dyn Method + '_ {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Method({})", self.spec().id)
     }
