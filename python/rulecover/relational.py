@@ -125,7 +125,7 @@ class _Compressed:
         return self._native.render()
 
     def to_json(self):
-        """rc-logic's JSON model file of the list."""
+        """The model file of the list (the envelope of every model file, kind ``cote``)."""
         return self._native.to_json()
 
     def __str__(self):

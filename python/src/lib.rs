@@ -247,7 +247,7 @@ fn backends<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
 #[pyfunction]
 fn methods<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
     let out = PyList::empty(py);
-    for m in rulecover::methods() {
+    for m in rulecover::methods().iter().map(|m| m.spec()) {
         let d = PyDict::new(py);
         d.set_item("id", m.id)?;
         d.set_item("aliases", m.aliases.to_vec())?;

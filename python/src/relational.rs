@@ -7,7 +7,8 @@
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rc_logic::cote::{ecote, scote, DecisionList, EcoteParams, ScoteParams, Status};
-use rc_logic::{DuplicatePolicy, Problem, SplitText, TreeEnsemble};
+use rc_logic::{DuplicatePolicy, Problem, SplitText};
+use rulecover::RelationalFit;
 
 use crate::errors;
 
@@ -53,14 +54,15 @@ fn problem(
 /// warnings (repeated examples).
 type Scored = (Vec<f64>, Vec<bool>, Vec<String>);
 
-/// A fitted relational ensemble (RFGB or bagging) with the background and
-/// training texts it was fitted on.
+/// A fitted relational ensemble (RFGB or bagging, with its method,
+/// parameters and seed) and the background and training texts it was
+/// fitted on.
 #[pyclass(frozen, module = "rulecover._native")]
 struct RelationalModel {
     background: String,
     target: String,
     train: Texts,
-    ensemble: TreeEnsemble,
+    fitted: RelationalFit,
 }
 
 #[pymethods]
@@ -96,7 +98,7 @@ impl RelationalModel {
                 background,
                 target,
                 train,
-                ensemble: fitted.ensemble,
+                fitted,
             };
             Ok((model, warnings))
         })
@@ -108,7 +110,7 @@ impl RelationalModel {
     fn predict_proba(&self, py: Python<'_>, split: Texts, duplicates: &str) -> PyResult<Scored> {
         py.detach(|| {
             let (p, warnings) = problem(&self.background, &self.target, &split, duplicates)?;
-            let model = self.ensemble.rebind(&p.vocab).map_err(errors::logic)?;
+            let model = self.fitted.ensemble.rebind(&p.vocab).map_err(errors::logic)?;
             Ok((
                 model.predict_proba(&p.train),
                 p.train.examples.labels.clone(),
@@ -119,18 +121,19 @@ impl RelationalModel {
 
     /// The trees, printed.
     fn render(&self) -> String {
-        self.ensemble.render()
+        self.fitted.ensemble.render()
     }
 
     /// Number of trees.
     #[getter]
     fn n_trees(&self) -> usize {
-        self.ensemble.trees.len()
+        self.fitted.ensemble.trees.len()
     }
 
-    /// The ensemble as rc-logic's JSON model file.
+    /// The model file's text (the envelope of every model file, with the
+    /// method, parameters and seed).
     fn to_json(&self) -> PyResult<String> {
-        self.ensemble.to_json().map_err(errors::logic)
+        self.fitted.to_json().map_err(errors::registry)
     }
 
     /// Compresses the ensemble into one decision list: `"scote"`
@@ -140,11 +143,11 @@ impl RelationalModel {
         let method = method.to_ascii_lowercase();
         py.detach(|| {
             let outcome = match method.as_str() {
-                "scote" => scote(&self.ensemble, &ScoteParams::default()),
+                "scote" => scote(&self.fitted.ensemble, &ScoteParams::default()),
                 "ecote" => {
                     // Warnings were given when the model was fitted.
                     let (p, _) = problem(&self.background, &self.target, &self.train, "warn")?;
-                    let ens = self.ensemble.rebind(&p.vocab).map_err(errors::logic)?;
+                    let ens = self.fitted.ensemble.rebind(&p.vocab).map_err(errors::logic)?;
                     ecote(
                         &ens,
                         &p.train.facts,
@@ -216,7 +219,7 @@ impl RelationalList {
         self.list.avg_length()
     }
 
-    /// The list as rc-logic's JSON model file.
+    /// The list as rc-logic's model file (the envelope, kind `cote`).
     fn to_json(&self) -> PyResult<String> {
         self.list.to_json().map_err(errors::logic)
     }

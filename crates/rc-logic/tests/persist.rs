@@ -259,7 +259,7 @@ fn bagged_ensemble_predicts_the_same_in_a_new_process() {
         (model.predict_proba(test), test.examples.labels01())
     };
     let text = std::fs::read_to_string(&path).unwrap();
-    assert!(text.contains("\"kind\":\"bagged\""), "{}", &text[..200]);
+    assert!(text.contains("\"kind\": \"bagging\""), "{}", &text[..200]);
 
     let infer = inference_problem(&t);
     let q = TreeEnsemble::load(&path)
@@ -366,13 +366,16 @@ fn malformed_model_files_give_typed_errors() {
         "{e}"
     );
     // Another format, version or kind.
-    let m = invalid_message(edit(&|v| v["format"] = "something-else".into()));
-    assert!(m.contains("something-else"), "{m}");
-    let m = invalid_message(edit(&|v| v["version"] = 99.into()));
-    assert!(m.contains("version 99"), "{m}");
-    let m = invalid_message(edit(&|v| v["kind"] = "decision-list".into()));
+    let m = invalid_message(edit(&|v| v["format_version"] = 99.into()));
+    assert!(m.contains("format_version 99"), "{m}");
+    let m = invalid_message(edit(&|v| v["kind"] = "xgboost".into()));
+    assert!(
+        m.contains("'xgboost'") && m.contains("rfgb, bagging, cote"),
+        "{m}"
+    );
+    let m = invalid_message(edit(&|v| v["kind"] = "cote".into()));
     assert!(m.contains("DecisionList::load"), "{m}");
-    let m = invalid_message(edit(&|v| v["kind"] = "bagged".into()));
+    let m = invalid_message(edit(&|v| v["kind"] = "bagging".into()));
     assert!(m.contains("header says a bagged ensemble"), "{m}");
     let m = invalid_message(edit(&|v| v["target"] = "cancer/1".into()));
     assert!(m.contains("cancer/1"), "{m}");
@@ -509,4 +512,58 @@ fn senseless_zero_parameters_are_typed_errors_at_fit() {
     let mut one = b.n_trees(1).max_rows(Some(1));
     one.tree = one.tree.max_depth(1);
     assert_eq!(one.fit(&problem).unwrap().trees.len(), 1);
+}
+
+/// The layout before the envelope, `{"format": "rc-logic-model",
+/// "version": 1, "kind": "boosted" | "bagged" | "decision-list", ...}`,
+/// of `envelope` (a file written now).
+fn legacy_layout(envelope: &str, kind: &str) -> String {
+    let v: serde_json::Value = serde_json::from_str(envelope).unwrap();
+    serde_json::json!({
+        "format": "rc-logic-model",
+        "version": 1,
+        "kind": kind,
+        "target": v["target"],
+        "head_types": v["head_types"],
+        "model": v["model"],
+    })
+    .to_string()
+}
+
+#[test]
+fn files_of_the_layout_before_the_envelope_still_load() {
+    let t = texts();
+    let problem = learning_problem(&t);
+    let test = problem.test.as_ref().unwrap();
+    let boosted = boost_params().fit(&problem).unwrap();
+    let bagged = bagging_params().fit(&problem).unwrap();
+    for (model, kind, id) in [
+        (&boosted, "boosted", "rfgb"),
+        (&bagged, "bagged", "bagging"),
+    ] {
+        let old = legacy_layout(&model.to_json().unwrap(), kind);
+        assert_eq!(ModelKind::of_json(&old).unwrap().id(), id);
+        let back = TreeEnsemble::from_json(&old).unwrap();
+        assert_eq!(
+            bits(&back.predict_proba(test)),
+            bits(&model.predict_proba(test))
+        );
+        // Written again, it is the envelope.
+        let again = back.to_json().unwrap();
+        assert!(again.contains(&format!("\"kind\": \"{id}\"")), "{again}");
+        assert!(!again.contains("\"format\""));
+        assert_eq!(again, model.to_json().unwrap());
+    }
+    let list = scote(&boosted, &ScoteParams::default())
+        .unwrap()
+        .list
+        .unwrap();
+    let old = legacy_layout(&list.to_json().unwrap(), "decision-list");
+    let back = DecisionList::from_json(&old).unwrap();
+    assert_eq!(back, list);
+    assert!(back.to_json().unwrap().contains("\"kind\": \"cote\""));
+    // An old file of another format or version is refused by name.
+    let other = old.replace("\"version\":1", "\"version\":2");
+    let m = invalid_message(DecisionList::from_json(&other).unwrap_err());
+    assert!(m.contains("version 2"), "{m}");
 }

@@ -4,7 +4,8 @@
 //! scores BoostSRL prints after inference.
 //!
 //! A model folder written by [`save_model_dir`] holds
-//! `<target>.model.json` (the ensemble, [`rc_logic::persist`]),
+//! `<target>.model.json` (the fitted ensemble in the model file,
+//! [`crate::file`]),
 //! `background.txt` (the modes it was learned with, so that inference
 //! needs no other background) and, after compression,
 //! `<target>.list.json` (the CoTE decision list).
@@ -19,6 +20,7 @@ use rc_logic::{Problem, Split, TreeEnsemble};
 
 use crate::error::{Error, Result};
 use crate::generate::RelationalSet;
+use crate::relational::RelationalFit;
 
 /// The mode file of a data folder `dir` whose files start with `prefix`
 /// (`train`, `test`): `explicit` when given; else the first of
@@ -106,12 +108,12 @@ pub fn background_path(dir: &Path) -> PathBuf {
     dir.join("background.txt")
 }
 
-/// Writes a learned ensemble and the problem's modes into model folder
-/// `dir` (created if needed).
+/// Writes a fitted ensemble (with its method, parameters and seed) and
+/// the problem's modes into model folder `dir` (created if needed).
 ///
 /// # Errors
 /// [`Error::Io`] or [`Error::Logic`] naming the file.
-pub fn save_model_dir(dir: &Path, problem: &Problem, model: &TreeEnsemble) -> Result<()> {
+pub fn save_model_dir(dir: &Path, problem: &Problem, fit: &RelationalFit) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|source| Error::Io {
         action: "create",
         path: dir.to_path_buf(),
@@ -119,8 +121,7 @@ pub fn save_model_dir(dir: &Path, problem: &Problem, model: &TreeEnsemble) -> Re
     })?;
     let target = problem.vocab.pred_name(problem.target).to_string();
     crate::io::write_atomically(&background_path(dir), modes_text(problem).as_bytes())?;
-    model.save(model_path(dir, &target))?;
-    Ok(())
+    fit.save(model_path(dir, &target))
 }
 
 /// The target of the only `*.model.json` in model folder `dir`.
@@ -161,14 +162,17 @@ pub fn only_target(dir: &Path) -> Result<String> {
     }
 }
 
-/// Loads model folder `dir`'s ensemble of `target` and rebinds it onto
+/// Loads model folder `dir`'s ensemble of `target` (a model file of
+/// either layout, [`RelationalFit::load`]) and rebinds it onto
 /// `problem`'s symbols.
 ///
 /// # Errors
-/// [`Error::Logic`] naming the file (missing, malformed, or a target the
-/// data lacks).
+/// [`Error::Io`] for a missing file; as [`RelationalFit::load`];
+/// [`Error::Logic`] for a target the data lacks.
 pub fn load_ensemble(dir: &Path, target: &str, problem: &Problem) -> Result<TreeEnsemble> {
-    Ok(TreeEnsemble::load(model_path(dir, target))?.rebind(&problem.vocab)?)
+    Ok(RelationalFit::load(model_path(dir, target))?
+        .ensemble
+        .rebind(&problem.vocab)?)
 }
 
 /// Loads model folder `dir`'s decision list of `target` and rebinds it.

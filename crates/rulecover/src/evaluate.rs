@@ -41,7 +41,7 @@ pub struct MethodRun {
 pub fn assign_params(ids: &[String], params: &[(String, String)]) -> Result<Vec<MethodRun>> {
     let specs = ids
         .iter()
-        .map(|id| method(id))
+        .map(|id| method(id).map(|m| m.spec()))
         .collect::<Result<Vec<_>>>()?;
     let mut runs: Vec<MethodRun> = specs
         .iter()
@@ -52,7 +52,7 @@ pub fn assign_params(ids: &[String], params: &[(String, String)]) -> Result<Vec<
         .collect();
     for (key, value) in params {
         let (target, name) = match key.split_once('.') {
-            Some((id, name)) => (Some(method(id)?.id), name),
+            Some((id, name)) => (Some(method(id)?.spec().id), name),
             None => (None, key.as_str()),
         };
         let mut used = false;
@@ -261,7 +261,7 @@ pub fn cross_validate(
             })
             .collect();
         methods.push(MethodResult {
-            method: method(&run.id)?.id.to_string(),
+            method: method(&run.id)?.spec().id.to_string(),
             params: run.params.clone(),
             folds: fold_results,
             summary,

@@ -1,4 +1,6 @@
-//! The model file: a versioned JSON envelope around any fitted model.
+//! The model file: the workspace's versioned JSON envelope
+//! ([`rulecover_core::envelope`]) around any fitted model, tabular or
+//! relational.
 //!
 //! ```json
 //! {
@@ -10,6 +12,13 @@
 //!   "model": { ...the model's serde form... }
 //! }
 //! ```
+//!
+//! `kind` is the method id; its item in [`crate::methods::METHODS`] reads
+//! the `model` back. A relational model (`rfgb`, `bagging`) has the
+//! target's `target` and `head_types` in place of the `schema`
+//! ([`RelationalFit::save`]); files of rc-logic's layout before the
+//! envelope (`{"format": "rc-logic-model", ...}`) still load, and are
+//! written in the envelope when saved again.
 //!
 //! A method that learns two classes and is fitted one-vs-rest on more
 //! ([`crate::MethodSpec::one_vs_rest`]) keeps its `kind`; when the
@@ -26,90 +35,70 @@
 //! number is expected. Files are written to a temporary file in the same folder
 //! and renamed into place, so a file is never half-written.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
-use serde::ser::Serializer;
-use serde::Serialize;
 use serde_json::Value;
 
-use rulecover_core::Schema;
+use rulecover_core::envelope::{Envelope, EnvelopeError, Subject};
 
 use crate::error::{Error, Result};
 use crate::fitted::FittedModel;
-use crate::json;
-use crate::methods::methods;
-use crate::model::Model;
+use crate::method::Learner;
+use crate::methods::{by_id, ids_learning};
+use crate::relational::RelationalFit;
 
 /// The model-file format this build writes and reads.
-pub const FORMAT_VERSION: u64 = 1;
+pub const FORMAT_VERSION: u64 = rulecover_core::envelope::FORMAT_VERSION;
 
 /// The name used in errors for JSON that did not come from a file.
 const STRING_SOURCE: &str = "<string>";
 
-struct ModelForm<'a>(&'a Model);
-
-impl Serialize for ModelForm<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        match self.0 {
-            Model::Tree(m) => m.serialize(s),
-            Model::Forest(m) => m.serialize(s),
-            Model::AdaBoost(m) => m.serialize(s),
-            Model::GradientBoosting(m) => m.serialize(s),
-            Model::Mirco(m) => m.serialize(s),
-            Model::Rux(m) => m.serialize(s),
-            Model::RcBoost(m) => m.serialize(s),
-            Model::Rug(m) => m.serialize(s),
-            Model::Glrm(m) => m.serialize(s),
-            Model::Gbt(m) => m.serialize(s),
-            Model::Nre(m) => m.serialize(s),
-            Model::Mlp(m) => m.serialize(s),
-            Model::OneVsRestGlrm(m) => m.serialize(s),
-            Model::OneVsRestNre(m) => m.serialize(s),
-            Model::OneVsRestMlp(m) => m.serialize(s),
-        }
-    }
-}
-
-/// The envelope as written.
-#[derive(Serialize)]
-struct Envelope<'a> {
-    format_version: u64,
-    kind: &'a str,
-    schema: &'a Schema,
-    params: &'a BTreeMap<String, String>,
-    seed: u64,
-    model: Value,
-}
-
-fn tabular_ids() -> String {
-    methods()
-        .iter()
-        .filter(|m| !m.is_relational())
-        .map(|m| m.id)
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// Takes field `field` out of the envelope object.
-fn take(
-    obj: &mut serde_json::Map<String, Value>,
-    file: &str,
-    field: &'static str,
-) -> Result<Value> {
-    obj.remove(field).ok_or_else(|| Error::Envelope {
-        file: file.into(),
-        field,
-        message: "missing".into(),
-    })
-}
-
-fn shape(file: &str, field: &'static str, e: serde_json::Error) -> Error {
+fn shape(file: &str, field: &'static str, e: impl std::fmt::Display) -> Error {
     Error::Envelope {
         file: file.into(),
         field,
         message: e.to_string(),
     }
+}
+
+/// The envelope of a model file's text: the envelope itself, or a file
+/// of rc-logic's layout before it, rewritten as one.
+fn read_envelope(text: &str, file: &str) -> Result<Envelope> {
+    let value: Value = serde_json::from_str(text).map_err(|e| Error::Json {
+        file: file.into(),
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    })?;
+    if rc_logic::persist::is_legacy(&value) {
+        return Ok(rc_logic::persist::from_legacy(value, file)?);
+    }
+    Envelope::from_value(value).map_err(|e| match e {
+        EnvelopeError::FormatVersion { found } => Error::FormatVersion {
+            file: file.into(),
+            found,
+            supported: FORMAT_VERSION,
+        },
+        EnvelopeError::Field { field, message } => shape(file, field, message),
+    })
+}
+
+/// The error of a `kind` that is no tabular method (`relational =
+/// false`) or no relational one.
+fn unknown_kind(envelope: &Envelope, file: &str, relational: bool) -> Error {
+    Error::UnknownKind {
+        file: file.into(),
+        kind: envelope.kind.clone(),
+        valid: ids_learning(relational),
+    }
+}
+
+fn read_file(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).map_err(|source| Error::Io {
+        action: "read",
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 impl FittedModel {
@@ -122,15 +111,15 @@ impl FittedModel {
             kind: self.kind().into(),
             message: e.to_string(),
         };
-        let envelope = Envelope {
-            format_version: FORMAT_VERSION,
-            kind: self.kind(),
-            schema: &self.schema,
-            params: &self.params,
+        Envelope {
+            kind: self.kind().into(),
+            subject: Subject::Table(self.schema.clone()),
+            params: self.params.clone(),
             seed: self.seed,
-            model: json::to_value(&ModelForm(&self.model)).map_err(fail)?,
-        };
-        serde_json::to_string_pretty(&envelope).map_err(fail)
+            model: self.model.to_value().map_err(fail)?,
+        }
+        .to_json()
+        .map_err(fail)
     }
 
     /// Reads a model file's text.
@@ -140,7 +129,8 @@ impl FittedModel {
     ///   JSON;
     /// - [`Error::FormatVersion`] for another `format_version`;
     /// - [`Error::UnknownKind`] for a `kind` that is not a tabular method;
-    /// - [`Error::Envelope`] for a missing field or one of the wrong shape.
+    /// - [`Error::Envelope`] for a missing field or one of the wrong shape,
+    ///   or a model that fails its own checks.
     pub fn from_json(text: &str) -> Result<FittedModel> {
         from_json_named(text, STRING_SOURCE)
     }
@@ -164,88 +154,123 @@ impl FittedModel {
     /// [`FittedModel::from_json`] (errors name the file).
     pub fn load(path: impl AsRef<Path>) -> Result<FittedModel> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
-            action: "read",
-            path: path.to_path_buf(),
-            source,
-        })?;
-        from_json_named(&text, &path.display().to_string())
+        from_json_named(&read_file(path)?, &path.display().to_string())
     }
 }
 
 fn from_json_named(text: &str, file: &str) -> Result<FittedModel> {
-    let value: Value = serde_json::from_str(text).map_err(|e| Error::Json {
-        file: file.into(),
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
-    })?;
-    let Value::Object(mut obj) = value else {
-        return Err(Error::Envelope {
-            file: file.into(),
-            field: "format_version",
-            message: "the file is not a JSON object".into(),
-        });
+    let envelope = read_envelope(text, file)?;
+    let (method, learner) = by_id(&envelope.kind)
+        .and_then(|m| match m.learner() {
+            Learner::Table(t) => Some((m, t)),
+            Learner::Relational(_) => None,
+        })
+        .ok_or_else(|| unknown_kind(&envelope, file, false))?;
+    let Subject::Table(schema) = envelope.subject else {
+        return Err(shape(
+            file,
+            "schema",
+            "missing (the file holds a relational model)",
+        ));
     };
-    let version = take(&mut obj, file, "format_version")?;
-    if version.as_u64() != Some(FORMAT_VERSION) {
-        return Err(Error::FormatVersion {
-            file: file.into(),
-            found: version.to_string(),
-            supported: FORMAT_VERSION,
-        });
-    }
-    let kind = match take(&mut obj, file, "kind")? {
-        Value::String(s) => s,
-        other => {
-            return Err(Error::Envelope {
-                file: file.into(),
-                field: "kind",
-                message: format!("expected a method id string, found {other}"),
-            })
-        }
-    };
-    let spec = methods()
-        .iter()
-        .find(|m| m.id == kind && !m.is_relational())
-        .ok_or_else(|| Error::UnknownKind {
-            file: file.into(),
-            kind: kind.clone(),
-            valid: tabular_ids(),
-        })?;
-    let schema: Schema = serde_json::from_value(take(&mut obj, file, "schema")?)
-        .map_err(|e| shape(file, "schema", e))?;
-    let params: BTreeMap<String, String> = serde_json::from_value(take(&mut obj, file, "params")?)
-        .map_err(|e| shape(file, "params", e))?;
-    let seed: u64 = serde_json::from_value(take(&mut obj, file, "seed")?)
-        .map_err(|e| shape(file, "seed", e))?;
-    let one_vs_rest = spec.fits_one_vs_rest(schema.classes().len());
-    let model = Model::from_value(spec.id, take(&mut obj, file, "model")?, one_vs_rest)
-        .ok_or_else(|| Error::UnknownKind {
-            file: file.into(),
-            kind: kind.clone(),
-            valid: tabular_ids(),
-        })?
+    let one_vs_rest = method.spec().fits_one_vs_rest(schema.classes().len());
+    let model = learner
+        .read_model(envelope.model, one_vs_rest)
         .map_err(|e| shape(file, "model", e))?;
+    model.validate().map_err(|e| shape(file, "model", e))?;
     if let Some(classes) = model.one_vs_rest_classes() {
         if classes != schema.classes() {
-            return Err(Error::Envelope {
-                file: file.into(),
-                field: "model",
-                message: format!(
+            return Err(shape(
+                file,
+                "model",
+                format!(
                     "the one-vs-rest model has the classes [{}] but the schema [{}]",
                     classes.join(", "),
                     schema.classes().join(", ")
                 ),
-            });
+            ));
         }
     }
     Ok(FittedModel {
-        spec,
+        method,
         schema,
+        params: envelope.params,
+        seed: envelope.seed,
+        model,
+    })
+}
+
+impl RelationalFit {
+    /// The model file's text (pretty-printed JSON): the envelope with the
+    /// target and its argument types in place of a schema.
+    ///
+    /// # Errors
+    /// [`Error::Logic`] when the ensemble does not hold together,
+    /// [`Error::Serialize`] if it cannot be written as JSON.
+    pub fn to_json(&self) -> Result<String> {
+        self.to_json_named(STRING_SOURCE)
+    }
+
+    fn to_json_named(&self, file: &str) -> Result<String> {
+        self.ensemble
+            .to_envelope(self.params.clone(), self.seed, file)?
+            .to_json()
+            .map_err(|e| Error::Serialize {
+                kind: self.kind.into(),
+                message: e.to_string(),
+            })
+    }
+
+    /// Reads a model file's text: a relational model in the envelope, or
+    /// one of rc-logic's layout before it (read without parameters, seed
+    /// 0).
+    ///
+    /// # Errors
+    /// As [`FittedModel::from_json`], with [`Error::UnknownKind`] for a
+    /// `kind` that is not a relational method and [`Error::Logic`] for a
+    /// model that does not hold together.
+    pub fn from_json(text: &str) -> Result<RelationalFit> {
+        relational_from_json_named(text, STRING_SOURCE)
+    }
+
+    /// Writes the model file to `path` (through a temporary file in the
+    /// same folder, renamed into place).
+    ///
+    /// # Errors
+    /// As [`RelationalFit::to_json`], or [`Error::Io`] naming the file.
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
+        let path = path.as_ref();
+        let text = self.to_json_named(&path.display().to_string())?;
+        write_atomically(path, text.as_bytes())
+    }
+
+    /// Reads the model file at `path`.
+    ///
+    /// # Errors
+    /// [`Error::Io`] when the file cannot be read, else as
+    /// [`RelationalFit::from_json`] (errors name the file).
+    pub fn load(path: impl AsRef<Path>) -> Result<RelationalFit> {
+        let path = path.as_ref();
+        relational_from_json_named(&read_file(path)?, &path.display().to_string())
+    }
+}
+
+fn relational_from_json_named(text: &str, file: &str) -> Result<RelationalFit> {
+    let envelope = read_envelope(text, file)?;
+    let (method, learner) = by_id(&envelope.kind)
+        .and_then(|m| match m.learner() {
+            Learner::Relational(r) => Some((m, r)),
+            Learner::Table(_) => None,
+        })
+        .ok_or_else(|| unknown_kind(&envelope, file, true))?;
+    let params = envelope.params.clone();
+    let seed = envelope.seed;
+    let ensemble = learner.read_model(envelope, file)?;
+    Ok(RelationalFit {
+        kind: method.spec().id,
         params,
         seed,
-        model,
+        ensemble,
     })
 }
 

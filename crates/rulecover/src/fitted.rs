@@ -7,8 +7,8 @@ use rulecover_core::weights::check_sample_weights;
 use rulecover_core::{Dataset, Predictions, RuleSet, Schema, UnseenLevel};
 
 use crate::error::{Error, Result};
-use crate::learner::{task_of, Learner};
-use crate::methods::{method, MethodSpec, Task};
+use crate::method::{Learner, Method, MethodSpec, TableJob, Task};
+use crate::methods::method;
 use crate::model::Model;
 use crate::params::Args;
 
@@ -18,9 +18,9 @@ use crate::params::Args;
 /// seed. It predicts from new data by column name, and saves to and loads
 /// from the versioned model file ([`FittedModel::save`],
 /// [`FittedModel::load`]).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct FittedModel {
-    pub(crate) spec: &'static MethodSpec,
+    pub(crate) method: &'static dyn Method,
     pub(crate) schema: Schema,
     pub(crate) params: BTreeMap<String, String>,
     pub(crate) seed: u64,
@@ -60,18 +60,19 @@ pub fn fit<K: AsRef<str>, V: AsRef<str>>(
     weights: Option<&[f64]>,
     seed: u64,
 ) -> Result<FittedModel> {
-    let spec = method(id)?;
-    if spec.is_relational() {
+    let method = method(id)?;
+    let spec = method.spec();
+    let Learner::Table(learner) = method.learner() else {
         return Err(Error::Relational {
             method: spec.id.into(),
         });
-    }
+    };
     let given: Vec<(String, String)> = params
         .iter()
         .map(|(k, v)| (k.as_ref().to_string(), v.as_ref().to_string()))
         .collect();
     let args = Args::resolve(spec.id, spec.params, &given)?;
-    let task = task_of(data)?;
+    let task = Task::of(data)?;
     if !spec.tasks.contains(&task) {
         return Err(Error::UnsupportedTask {
             method: spec.id.into(),
@@ -82,11 +83,16 @@ pub fn fit<K: AsRef<str>, V: AsRef<str>>(
     if let Some(w) = weights {
         check_sample_weights(w, data.n_rows())?;
     }
-    let learner = Learner::build(spec, &args, task, seed)?;
-    let one_vs_rest = task == Task::Multiclass && spec.fits_one_vs_rest(data.n_classes());
-    let model = learner.fit(spec.id, data, weights, one_vs_rest)?;
-    Ok(FittedModel {
+    let model = learner.fit(&TableJob {
         spec,
+        args: &args,
+        task,
+        data,
+        weights,
+        seed,
+    })?;
+    Ok(FittedModel {
+        method,
         schema: Schema::of(data),
         params: args.strings(),
         seed,
@@ -94,15 +100,31 @@ pub fn fit<K: AsRef<str>, V: AsRef<str>>(
     })
 }
 
+impl PartialEq for FittedModel {
+    /// The same method, schema, parameters, seed and model.
+    fn eq(&self, other: &FittedModel) -> bool {
+        self.kind() == other.kind()
+            && self.schema == other.schema
+            && self.params == other.params
+            && self.seed == other.seed
+            && self.model == other.model
+    }
+}
+
 impl FittedModel {
     /// The method id (a model file's `kind`).
     pub fn kind(&self) -> &'static str {
-        self.spec.id
+        self.spec().id
     }
 
-    /// The method's registry entry.
-    pub fn method(&self) -> &'static MethodSpec {
-        self.spec
+    /// The method's registry item.
+    pub fn method(&self) -> &'static dyn Method {
+        self.method
+    }
+
+    /// The method's spec (parameters, capabilities).
+    pub fn spec(&self) -> &'static MethodSpec {
+        self.method.spec()
     }
 
     /// The raw input columns and target of the training data.
@@ -164,10 +186,10 @@ impl FittedModel {
         let aligned = self.schema.align(data, unseen)?;
         if unseen == UnseenLevel::Missing {
             if let Some(lenient) = self.model.reading_missing_as_literals() {
-                return lenient.predict(self.spec.id, &aligned);
+                return lenient.predict(self.kind(), &aligned);
             }
         }
-        self.model.predict(self.spec.id, &aligned)
+        self.model.predict(self.kind(), &aligned)
     }
 
     /// The rules with their outcomes, weights and training coverage, or

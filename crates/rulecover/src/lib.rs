@@ -27,13 +27,15 @@
 //!
 //! # Pieces
 //!
-//! - [`methods()`] / [`method()`]: the table of method ids ([`MethodSpec`]:
-//!   description, tasks, parameters with types, defaults and docs).
+//! - [`METHODS`], [`methods()`] / [`method()`]: every method, one item
+//!   each ([`Method`]): its [`MethodSpec`] (description, tasks,
+//!   parameters with types, defaults and docs, capabilities), how it
+//!   fits and how its model is read back.
 //! - [`fit()`]: method id + `(name, value)` strings + data (+ sample
 //!   weights) + seed → [`FittedModel`]; [`fit_relational()`] for the
-//!   relational methods on an [`rc_logic::Problem`].
-//! - [`FittedModel`]: predicts by column name, exposes its rules, and
-//!   saves/loads the model file ([`FORMAT_VERSION`]).
+//!   relational methods on an [`rc_logic::Problem`] → [`RelationalFit`].
+//! - [`FittedModel`] and [`RelationalFit`]: predict, expose their rules,
+//!   and save/load the one model file ([`FORMAT_VERSION`]).
 //! - [`io`], [`output`], [`evaluate`], [`generate`], [`boostsrl`]: what the
 //!   `rulecover` command line (and the Python package) build on: reading
 //!   tables by name, writing predictions and rule tables, cross-validating
@@ -52,7 +54,8 @@ pub mod generate;
 pub mod io;
 // JSON with non-finite floats: the workspace's one policy (crate rc-json).
 use rc_json as json;
-mod learner;
+mod learners;
+pub mod method;
 pub mod methods;
 pub mod model;
 pub mod output;
@@ -62,7 +65,9 @@ mod relational;
 pub use error::{Error, Result};
 pub use file::FORMAT_VERSION;
 pub use fitted::{fit, FittedModel};
-pub use methods::{method, method_ids, methods, MethodSpec, Task};
-pub use model::{GbtModel, Model};
+pub use learners::glm::GbtModel;
+pub use method::{Learner, Method, MethodSpec, Task};
+pub use methods::{method, method_ids, methods, METHODS};
+pub use model::{Model, ModelKind};
 pub use params::{parse_key_values, ParamKind, ParamSpec};
 pub use relational::{fit_relational, RelationalFit};

@@ -321,13 +321,6 @@ impl FitSummary {
     }
 }
 
-/// Whether `rulecover fit` prints a method's rules without being asked:
-/// not for forests and boosted ensembles (`rf`, `ada`, `gb`, `gbt`),
-/// whose rules are their trees' every leaf.
-pub fn prints_rules_by_default(method: &str) -> bool {
-    !matches!(method, "rf" | "ada" | "gb" | "gbt")
-}
-
 /// One method described: id, aliases, summary, tasks, and each parameter
 /// with its type, default and doc.
 pub fn describe_method(spec: &crate::MethodSpec) -> String {

@@ -197,9 +197,10 @@ pub fn parse_key_values<S: AsRef<str>>(items: &[S]) -> Result<Vec<(String, Strin
 }
 
 /// Every parameter of one method, resolved: the given values parsed, the
-/// others at their defaults.
+/// others at their defaults. A method item reads them by name and type
+/// when it builds its crate's params.
 #[derive(Debug, Clone)]
-pub(crate) struct Args {
+pub struct Args {
     method: &'static str,
     values: BTreeMap<&'static str, Value>,
 }
@@ -249,8 +250,8 @@ impl Args {
         Ok(Args { method, values })
     }
 
-    /// The canonical strings of every value.
-    pub(crate) fn strings(&self) -> BTreeMap<String, String> {
+    /// The canonical strings of every value (a model file's `params`).
+    pub fn strings(&self) -> BTreeMap<String, String> {
         self.values
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -273,14 +274,23 @@ impl Args {
         ))
     }
 
-    pub(crate) fn int(&self, name: &str) -> Result<usize> {
+    /// Integer parameter `name`.
+    ///
+    /// # Errors
+    /// [`Error::Internal`] when the method does not declare `name` as
+    /// this type (a bug of the method's item).
+    pub fn int(&self, name: &str) -> Result<usize> {
         match self.get(name)? {
             Value::Int(v) => Ok(v),
             _ => Err(self.mismatch(name, "an integer")),
         }
     }
 
-    pub(crate) fn opt_int(&self, name: &str) -> Result<Option<usize>> {
+    /// Optional integer parameter `name` (`None` for `none`).
+    ///
+    /// # Errors
+    /// As [`Args::int`].
+    pub fn opt_int(&self, name: &str) -> Result<Option<usize>> {
         match self.get(name)? {
             Value::Int(v) => Ok(Some(v)),
             Value::None => Ok(None),
@@ -288,14 +298,22 @@ impl Args {
         }
     }
 
-    pub(crate) fn float(&self, name: &str) -> Result<f64> {
+    /// Number parameter `name`.
+    ///
+    /// # Errors
+    /// As [`Args::int`].
+    pub fn float(&self, name: &str) -> Result<f64> {
         match self.get(name)? {
             Value::Float(v) => Ok(v),
             _ => Err(self.mismatch(name, "a number")),
         }
     }
 
-    pub(crate) fn opt_float(&self, name: &str) -> Result<Option<f64>> {
+    /// Optional number parameter `name` (`None` for `none`).
+    ///
+    /// # Errors
+    /// As [`Args::int`].
+    pub fn opt_float(&self, name: &str) -> Result<Option<f64>> {
         match self.get(name)? {
             Value::Float(v) => Ok(Some(v)),
             Value::None => Ok(None),
@@ -303,30 +321,42 @@ impl Args {
         }
     }
 
-    pub(crate) fn bool(&self, name: &str) -> Result<bool> {
+    /// Boolean parameter `name`.
+    ///
+    /// # Errors
+    /// As [`Args::int`].
+    pub fn bool(&self, name: &str) -> Result<bool> {
         match self.get(name)? {
             Value::Bool(v) => Ok(v),
             _ => Err(self.mismatch(name, "a bool")),
         }
     }
 
-    pub(crate) fn choice(&self, name: &str) -> Result<&'static str> {
+    /// The word of choice parameter `name` (one of its declared words).
+    ///
+    /// # Errors
+    /// As [`Args::int`].
+    pub fn choice(&self, name: &str) -> Result<&'static str> {
         match self.get(name)? {
             Value::Choice(w) => Ok(w),
             _ => Err(self.mismatch(name, "a choice")),
         }
     }
 
-    /// `None` = auto.
-    pub(crate) fn max_features(&self, name: &str) -> Result<Option<MaxFeatures>> {
+    /// `max_features` parameter `name`; `None` = auto.
+    ///
+    /// # Errors
+    /// As [`Args::int`].
+    pub fn max_features(&self, name: &str) -> Result<Option<MaxFeatures>> {
         match self.get(name)? {
             Value::MaxFeatures(m) => Ok(m),
             _ => Err(self.mismatch(name, "max_features")),
         }
     }
 
-    /// An error for a choice word the builder does not handle.
-    pub(crate) fn unhandled(&self, name: &str, word: &str) -> Error {
+    /// An error for a choice word the method's item does not handle (a
+    /// bug of the item, reported instead of panicking).
+    pub fn unhandled(&self, name: &str, word: &str) -> Error {
         Error::Internal(format!(
             "method '{}': value '{word}' of '{name}' is declared but not handled",
             self.method

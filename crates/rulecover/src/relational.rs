@@ -1,13 +1,15 @@
-//! The relational methods (`rfgb`, `bagging`): parameters from strings,
-//! fitted on an [`rc_logic::Problem`] (BoostSRL facts and examples)
-//! through rc-logic's own API.
+//! Fitting the relational methods (`rfgb`, `bagging`): parameters from
+//! strings, fitted on an [`rc_logic::Problem`] (BoostSRL facts and
+//! examples) by the method's item; the fit saves to and loads from the
+//! model file ([`RelationalFit::save`], [`RelationalFit::load`]).
 
 use std::collections::BTreeMap;
 
-use rc_logic::{BaggingParams, BoostParams, Problem, TreeEnsemble};
+use rc_logic::{Problem, TreeEnsemble};
 
 use crate::error::{Error, Result};
-use crate::methods::{method, methods};
+use crate::method::Learner;
+use crate::methods::{ids_learning, method};
 use crate::params::Args;
 
 /// A fitted relational ensemble with its method, parameters and seed.
@@ -38,64 +40,20 @@ pub fn fit_relational<K: AsRef<str>, V: AsRef<str>>(
     problem: &Problem,
     seed: u64,
 ) -> Result<RelationalFit> {
-    let spec = method(id)?;
-    if !spec.is_relational() {
+    let method = method(id)?;
+    let spec = method.spec();
+    let Learner::Relational(learner) = method.learner() else {
         return Err(Error::NotRelational {
             method: spec.id.into(),
-            relational: methods()
-                .iter()
-                .filter(|m| m.is_relational())
-                .map(|m| m.id)
-                .collect::<Vec<_>>()
-                .join(", "),
+            relational: ids_learning(true),
         });
-    }
+    };
     let given: Vec<(String, String)> = params
         .iter()
         .map(|(k, v)| (k.as_ref().to_string(), v.as_ref().to_string()))
         .collect();
     let args = Args::resolve(spec.id, spec.params, &given)?;
-    let fail = |e: rc_logic::Error| Error::Fit {
-        method: spec.id.into(),
-        source: Box::new(e),
-    };
-    let ensemble = match spec.id {
-        "rfgb" => {
-            let mut p = BoostParams::default()
-                .n_trees(args.int("n_trees")?)
-                .neg_ratio(args.opt_float("neg_ratio")?)
-                .max_rows(args.opt_int("max_rows")?)
-                .seed(seed);
-            p.prior = args.float("prior")?;
-            p.step = args.float("step")?;
-            p.recursion = args.bool("recursion")?;
-            p.tree = p
-                .tree
-                .max_depth(args.int("max_depth")?)
-                .max_node_literals(args.int("max_node_literals")?)
-                .max_leaves(args.int("max_leaves")?);
-            p.fit(problem).map_err(fail)?
-        }
-        "bagging" => {
-            let mut p = BaggingParams::default()
-                .n_trees(args.int("n_trees")?)
-                .max_rows(args.opt_int("max_rows")?)
-                .seed(seed);
-            p.neg_ratio = args.opt_float("neg_ratio")?;
-            p.recursion = args.bool("recursion")?;
-            p.tree = p
-                .tree
-                .max_depth(args.int("max_depth")?)
-                .max_node_literals(args.int("max_node_literals")?)
-                .max_leaves(args.int("max_leaves")?);
-            p.fit(problem).map_err(fail)?
-        }
-        other => {
-            return Err(Error::Internal(format!(
-                "relational method '{other}' has no builder"
-            )))
-        }
-    };
+    let ensemble = learner.fit(&args, problem, seed)?;
     Ok(RelationalFit {
         kind: spec.id,
         params: args.strings(),

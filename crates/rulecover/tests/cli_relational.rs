@@ -102,6 +102,45 @@ fn learn_then_infer_in_two_processes() {
         assert!((0.0..=1.0).contains(&p), "{line}");
     }
 
+    // The model file is the envelope, with the fit's parameters and seed;
+    // a file of rc-logic's layout before the envelope infers the same.
+    let saved = std::fs::read_to_string(dir.path("m/cancer.model.json")).unwrap();
+    let envelope: serde_json::Value = serde_json::from_str(&saved).unwrap();
+    assert_eq!(envelope["format_version"], 1);
+    assert_eq!(envelope["kind"], "rfgb");
+    assert_eq!(envelope["target"], "cancer/1");
+    assert_eq!(envelope["seed"], 1);
+    assert_eq!(envelope["params"]["n_trees"], "4");
+    let legacy = serde_json::json!({
+        "format": "rc-logic-model",
+        "version": 1,
+        "kind": "boosted",
+        "target": envelope["target"],
+        "head_types": envelope["head_types"],
+        "model": envelope["model"],
+    });
+    std::fs::create_dir_all(dir.path("old")).unwrap();
+    std::fs::copy(dir.path("m/background.txt"), dir.path("old/background.txt")).unwrap();
+    std::fs::write(dir.path("old/cancer.model.json"), legacy.to_string()).unwrap();
+    let from_old = ok_in(
+        &dir.0,
+        &[
+            "relational",
+            "infer",
+            "--test",
+            "smk/test",
+            "--model-dir",
+            "old",
+        ],
+    );
+    let scores_of = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter(|l| l.contains(" = "))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(scores_of(&from_old), scores_of(&inferred));
+
     // SCoTE's list is logically equivalent: the same scores.
     let listed = ok_in(
         &dir.0,

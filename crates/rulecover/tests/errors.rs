@@ -34,8 +34,8 @@ fn an_unknown_method_lists_the_valid_ids() {
         assert!(msg.contains(id), "{msg}");
     }
     // xtask's spellings are aliases.
-    assert_eq!(method("RUX-RF").unwrap().id, "rux-rf");
-    assert_eq!(method("RCB").unwrap().id, "rcboost");
+    assert_eq!(method("RUX-RF").unwrap().spec().id, "rux-rf");
+    assert_eq!(method("RCB").unwrap().spec().id, "rcboost");
 }
 
 #[test]
@@ -156,7 +156,11 @@ fn weights_are_checked() {
     // Every learner takes non-uniform weights.
     let mut uneven = vec![1.0; data.n_rows()];
     uneven[0] = 3.0;
-    for m in rulecover::methods().iter().filter(|m| !m.is_relational()) {
+    for m in rulecover::methods()
+        .iter()
+        .filter(|m| !m.is_relational())
+        .map(|m| m.spec())
+    {
         let params = small(m.id);
         let fitted = fit(m.id, &params, &data, Some(&uneven), 0);
         assert!(fitted.is_ok(), "{}: {:?}", m.id, fitted.err());

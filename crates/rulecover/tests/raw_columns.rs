@@ -9,7 +9,7 @@ mod common;
 
 use std::path::Path;
 
-use rulecover::{fit, methods, FittedModel, Model, Task};
+use rulecover::{fit, methods, FittedModel, Task};
 use rulecover_core::csv::{read_csv, CsvOptions};
 use rulecover_core::{Dataset, Rng, UnseenLevel};
 
@@ -163,7 +163,7 @@ fn check_method(id: &str, f: &Files, dir: &Path) {
     );
     // Read as missing, an unseen level is what the GLRM family's literals
     // say of it (`color == v` false, `color != v` true): it predicts.
-    if matches!(model.model(), Model::Glrm(_)) {
+    if model.model().downcast_ref::<rc_glm::GlrmModel>().is_some() {
         let p = model
             .predict_with(&purple, UnseenLevel::Missing)
             .unwrap_or_else(|e| panic!("{id}: {e}"));
@@ -183,7 +183,11 @@ fn every_classifier_reads_raw_columns_by_name() {
     let dir = temp_dir("raw-classes");
     let f = files(&dir, false);
     let mut n = 0;
-    for m in methods().iter().filter(|m| m.tasks.contains(&Task::Binary)) {
+    for m in methods()
+        .iter()
+        .map(|m| m.spec())
+        .filter(|m| m.tasks.contains(&Task::Binary))
+    {
         check_method(m.id, &f, &dir);
         n += 1;
     }
@@ -198,6 +202,7 @@ fn every_regressor_reads_raw_columns_by_name() {
     let mut n = 0;
     for m in methods()
         .iter()
+        .map(|m| m.spec())
         .filter(|m| m.tasks.contains(&Task::Regression))
     {
         check_method(m.id, &f, &dir);

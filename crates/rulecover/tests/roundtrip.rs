@@ -19,7 +19,7 @@ fn round_trip(id: &str, data: &Dataset, test: &Dataset) {
     }
     assert_eq!(
         model.params().len(),
-        model.method().params.len(),
+        model.spec().params.len(),
         "{id}: every parameter is recorded"
     );
 
@@ -74,7 +74,11 @@ fn every_tabular_method_round_trips_on_two_classes() {
     let train = binary();
     let test = rulecover_core::generate::twonorm(40, 4);
     let mut n = 0;
-    for m in methods().iter().filter(|m| m.tasks.contains(&Task::Binary)) {
+    for m in methods()
+        .iter()
+        .map(|m| m.spec())
+        .filter(|m| m.tasks.contains(&Task::Binary))
+    {
         round_trip(m.id, &train, &test);
         n += 1;
     }
@@ -91,6 +95,7 @@ fn every_regression_method_round_trips_on_a_real_target() {
     );
     let ids: Vec<&str> = methods()
         .iter()
+        .map(|m| m.spec())
         .filter(|m| m.tasks.contains(&Task::Regression))
         .map(|m| m.id)
         .collect();
@@ -149,7 +154,11 @@ fn unit_weights_fit_as_no_weights() {
     // against the rule costs, as duplicating every row would).
     let train = binary();
     let w = vec![1.0; train.n_rows()];
-    for m in methods().iter().filter(|m| m.tasks.contains(&Task::Binary)) {
+    for m in methods()
+        .iter()
+        .map(|m| m.spec())
+        .filter(|m| m.tasks.contains(&Task::Binary))
+    {
         let id = m.id;
         let plain = fit(id, &small(id), &train, None, 3).unwrap();
         let weighted = fit(id, &small(id), &train, Some(&w), 3).unwrap();

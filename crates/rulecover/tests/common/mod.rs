@@ -62,25 +62,12 @@ pub fn temp_dir(tag: &str) -> PathBuf {
     dir
 }
 
-/// Small settings so that every fit takes well under a second in debug.
+/// Small settings so that every fit takes well under a second in debug:
+/// the method's smoke-run parameters ([`rulecover::MethodSpec::smoke`]).
 pub fn small(id: &str) -> Vec<(&'static str, &'static str)> {
-    match id {
-        "dt" => vec![("max_depth", "4")],
-        "rf" => vec![("n_estimators", "5"), ("max_depth", "4")],
-        "ada" => vec![("n_estimators", "5"), ("max_depth", "2")],
-        "gb" => vec![("n_estimators", "5"), ("max_depth", "2")],
-        "mirco" => vec![("n_estimators", "5"), ("max_depth", "4")],
-        "rcboost" => vec![("max_depth", "3"), ("max_rmp_calls", "3")],
-        "rux-rf" | "rux-ada" => vec![("n_estimators", "5")],
-        "rug" => vec![("max_rmp_calls", "3")],
-        "rug-t" => vec![],
-        "lr1" | "lr1n" => vec![],
-        "lrr" | "lrrn" => vec![("max_iterations", "5")],
-        "linear-rule" => vec![("linear_terms", "true"), ("max_iterations", "3")],
-        "rulefit" | "rulefit-n" => vec![("max_rules", "100")],
-        "gbt" => vec![("n_estimators", "5")],
-        "nre" | "nre-deep" => vec![("max_depth", "3"), ("max_epochs", "5")],
-        "ann" => vec![("hidden", "8"), ("max_epochs", "5")],
-        other => panic!("no small settings for '{other}'"),
-    }
+    rulecover::method(id)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .spec()
+        .smoke
+        .to_vec()
 }

@@ -111,7 +111,7 @@ fn table_options(t: &TableArgs) -> TableOptions {
 }
 
 fn fit(a: FitArgs) -> Outcome {
-    let spec = rulecover::method(&a.method)?;
+    let spec = rulecover::method(&a.method)?.spec();
     let params = rulecover::parse_key_values(&a.params)?;
     let mut opts = table_options(&a.table);
     opts.weights = a.weights.clone();
@@ -122,7 +122,7 @@ fn fit(a: FitArgs) -> Outcome {
     let summary = FitSummary::of(&model, &data, seconds)?;
     model.save(&a.out)?;
     let mut text = format!("{summary}\n");
-    if a.print_rules || output::prints_rules_by_default(model.kind()) {
+    if a.print_rules || model.spec().prints_rules_by_default {
         if let Some(set) = model.rule_set() {
             text.push_str(&output::render_rule_set(&set, RuleFormat::Text));
         }
@@ -168,10 +168,10 @@ fn rules(a: RulesArgs) -> Outcome {
 
 fn methods(a: MethodsArgs) -> Outcome {
     let text = match &a.id {
-        Some(id) => output::describe_method(rulecover::method(id)?),
+        Some(id) => output::describe_method(rulecover::method(id)?.spec()),
         None => rulecover::methods()
             .iter()
-            .map(output::describe_method)
+            .map(|m| output::describe_method(m.spec()))
             .collect::<Vec<_>>()
             .join("\n"),
     };

@@ -104,7 +104,7 @@ pub fn learn(a: LearnArgs) -> Outcome {
             outcome.list
         }
     };
-    save_model_dir(&a.model_dir, &problem, model)?;
+    save_model_dir(&a.model_dir, &problem, &fit)?;
     text.push_str(&format!(
         "model: {}\n",
         display(&model_path(&a.model_dir, &target))
