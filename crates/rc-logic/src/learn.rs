@@ -862,3 +862,44 @@ pub fn learn_tree(
         var_types,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn effective_min_cover_caps_only_below_min_cover() {
+        let p = TreeParams::default();
+        // Toy-Cancer's 6 examples: minPosCoverage stays 3.
+        assert_eq!(p.effective_min_cover(6.0), 3.0);
+        // Below 3: BoostSRL's maxPossiblePrecision × W = W² / (W + 0.1).
+        assert!((p.effective_min_cover(2.0) - 4.0 / 2.1).abs() < 1e-12);
+        assert_eq!(p.effective_min_cover(0.0), 0.0);
+    }
+
+    /// The root weight of the RFGB and bagging trees (every positive and
+    /// at most 2 negatives per positive, unit weights; `--quick` caps it
+    /// at 1 500) of the shared relational targets, smallest fold each
+    /// (pos + min(neg, 2·pos) from the folds' example files): all above
+    /// `min_split` and `min_cover`, so that searching the root whatever
+    /// its weight and the cap of `min_cover` change no tree of the
+    /// reproduced tables (relational suite, paper003).
+    #[test]
+    fn shared_relational_roots_are_unaffected_by_the_small_data_rules() {
+        let smallest_root = [
+            ("cora_sameauthor", 661.0),
+            ("cora_samebib", 1500.0),
+            ("cora_sametitle", 1016.0),
+            ("cora_samevenue", 1500.0),
+            ("webkb_faculty", 321.0),
+            ("uwcse_advisedby", 234.0),
+            ("imdb_workedunder", 612.0),
+            ("icml_coauthor", 327.0),
+        ];
+        let p = TreeParams::default();
+        for (id, w) in smallest_root {
+            assert!(w >= p.min_split, "{id}");
+            assert_eq!(p.effective_min_cover(w), p.min_cover, "{id}");
+        }
+    }
+}
