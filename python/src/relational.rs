@@ -4,7 +4,7 @@
 //! [`TreeEnsemble::rebind`], and compressed by CoTE (SCoTE, ECoTE) into
 //! one [`DecisionList`].
 
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rc_logic::cote::{ecote, scote, DecisionList, EcoteParams, ScoteParams, Status};
 use rc_logic::{DuplicatePolicy, Problem, SplitText};
@@ -124,6 +124,18 @@ impl RelationalModel {
         self.fitted.ensemble.render()
     }
 
+    /// Tree `index` (0-based, `0..n_trees`) printed in the TILDE form;
+    /// an `IndexError` outside that range.
+    fn render_tree(&self, index: usize) -> PyResult<String> {
+        match self.ensemble.trees.get(index) {
+            Some(tree) => Ok(tree.render(&self.ensemble.vocab)),
+            None => Err(PyIndexError::new_err(format!(
+                "tree index {index} out of range ({} trees)",
+                self.ensemble.trees.len()
+            ))),
+        }
+    }
+
     /// Number of trees.
     #[getter]
     fn n_trees(&self) -> usize {
@@ -225,9 +237,20 @@ impl RelationalList {
     }
 }
 
+/// BoostSRL's decision threshold for probabilities `proba` of examples
+/// labelled `labels` (rc-logic's `metrics::best_f1_threshold`: the cut of
+/// best F1, halfway between two probabilities; an example is positive
+/// above it).
+#[pyfunction]
+fn best_f1_threshold(labels: Vec<bool>, proba: Vec<f64>) -> PyResult<f64> {
+    let y: Vec<usize> = labels.iter().map(|&l| usize::from(l)).collect();
+    rc_logic::metrics::best_f1_threshold(&y, &proba).map_err(errors::logic)
+}
+
 /// Adds the relational classes to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<RelationalModel>()?;
     m.add_class::<RelationalList>()?;
+    m.add_function(wrap_pyfunction!(best_f1_threshold, m)?)?;
     Ok(())
 }
