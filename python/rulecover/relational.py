@@ -201,6 +201,23 @@ class BoostedRDNClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "estimators_")
         return self.estimators_.render()
 
+    def __getstate__(self):
+        # The fitted ensemble travels as its model file (as the tabular
+        # estimators do), so fitted estimators pickle across processes
+        # (joblib, Dask).
+        state = dict(self.__dict__)
+        native = state.pop("estimators_", None)
+        if native is not None:
+            state["_estimators_state"] = native.state()
+        return state
+
+    def __setstate__(self, state):
+        state = dict(state)
+        parts = state.pop("_estimators_state", None)
+        self.__dict__.update(state)
+        if parts is not None:
+            self.estimators_ = RelationalModel.from_state(*parts)
+
     def compress(self, method="scote"):
         """One decision list equivalent to the ensemble: ``"scote"``
         (logically) or ``"ecote"`` (on the training examples)."""

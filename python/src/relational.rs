@@ -133,6 +133,31 @@ impl RelationalModel {
         self.ensemble.to_json().map_err(errors::logic)
     }
 
+    /// What a pickle carries: the background, target and training texts
+    /// and the ensemble's model file ([`RelationalModel::from_state`]
+    /// reads it back).
+    fn state(&self) -> PyResult<(String, String, Texts, String)> {
+        Ok((
+            self.background.clone(),
+            self.target.clone(),
+            self.train.clone(),
+            self.to_json()?,
+        ))
+    }
+
+    /// The model of [`RelationalModel::state`]'s parts; a damaged model
+    /// file is a `ValueError`.
+    #[staticmethod]
+    fn from_state(background: String, target: String, train: Texts, model: &str) -> PyResult<Self> {
+        let ensemble = TreeEnsemble::from_json(model).map_err(errors::logic)?;
+        Ok(RelationalModel {
+            background,
+            target,
+            train,
+            ensemble,
+        })
+    }
+
     /// Compresses the ensemble into one decision list: `"scote"`
     /// (logically equivalent) or `"ecote"` (equivalent on the training
     /// examples). The GIL is released while compressing.

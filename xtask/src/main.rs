@@ -14,6 +14,7 @@ mod report;
 mod suites;
 #[cfg(test)]
 mod testing;
+mod wheel;
 
 use std::path::{Path, PathBuf};
 
@@ -37,6 +38,7 @@ fn main() {
         Command::Datasets { data_dir } => datasets(data_dir.as_deref()),
         Command::Bench(args) => bench(&args),
         Command::Report { dirs, out } => report(&dirs, out.as_deref()),
+        Command::Wheel(args) => wheel::wheel(&args),
     });
     if let Err(e) = outcome {
         eprintln!("error: {e}");
