@@ -2,7 +2,8 @@
 //! behaves as `m` copies of the row, a row of weight 0 as no row at all.
 //!
 //! Every learner of this crate (and of rc-colgen) drops the rows of weight
-//! 0 first ([`positive_rows`]) and then multiplies by the weight whatever a
+//! 0 first ([`positive_rows`], or [`without_zero_rows`] for weights
+//! already checked) and then multiplies by the weight whatever a
 //! copy of a row would add: class counts and target sums of a rule, the
 //! greedy cover's count of newly covered rows, a row's hinge loss in the
 //! rule-weighting LP.
@@ -12,7 +13,9 @@ use rulecover_core::Dataset;
 
 use crate::error::Result;
 
-/// `data` without its rows of weight 0, and the weights of the rows kept.
+/// `data` without its rows of weight 0, and the weights of the rows kept,
+/// after checking the weights: for entry points that take the user's
+/// weights.
 ///
 /// # Errors
 /// [`rulecover_core::Error::Shape`] when there is not one weight per row,
@@ -20,6 +23,17 @@ use crate::error::Result;
 /// non-finite weight or when every weight is 0.
 pub fn positive_rows(data: &Dataset, weights: &[f64]) -> Result<(Dataset, Vec<f64>)> {
     check_sample_weights(weights, data.n_rows())?;
+    without_zero_rows(data, weights)
+}
+
+/// [`positive_rows`] for weights already checked (one per row of `data`,
+/// finite, non-negative, not all 0), e.g. by
+/// [`rulecover_core::Fit::fit_with_weights`].
+///
+/// # Errors
+/// Only a failure to take the rows' subset.
+pub fn without_zero_rows(data: &Dataset, weights: &[f64]) -> Result<(Dataset, Vec<f64>)> {
+    debug_assert_eq!(weights.len(), data.n_rows());
     if weights.iter().all(|&w| w > 0.0) {
         return Ok((data.clone(), weights.to_vec()));
     }

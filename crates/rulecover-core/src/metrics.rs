@@ -27,8 +27,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::dataset::Target;
 use crate::error::{Error, Result};
+use crate::predictions::Predictions;
 use crate::stats::midranks;
-use crate::traits::Predictions;
 
 /// Index of the largest value (the first one on ties; 0 for an empty
 /// slice). `NaN`s are never chosen over a number.

@@ -502,16 +502,13 @@ impl Learner {
     }
 }
 
-/// Fits through [`Fit`], with the sample weights when given.
+/// Fits through [`Fit`]'s one fit path, with the sample weights when given.
 fn fit_trait<P: Fit>(
     params: &P,
     data: &Dataset,
     weights: Option<&[f64]>,
 ) -> std::result::Result<P::Model, Box<dyn std::error::Error + Send + Sync>> {
-    match weights {
-        Some(w) => Fit::fit_weighted(params, data, w).map_err(Into::into),
-        None => Fit::fit(params, data).map_err(Into::into),
-    }
+    params.fit_with_weights(data, weights).map_err(Into::into)
 }
 
 #[cfg(test)]
