@@ -7,6 +7,9 @@
 //! (`rulecover-core = { workspace = true, features = ["testing"] }` under
 //! `[dev-dependencies]`). Each assertion panics with a message naming the
 //! case; the fitting ones return both models for learner-specific checks.
+//! They fit through a [`Fitter`]: any [`Fit`] parameters (`&params`), or a
+//! closure ([`fit_fn`]) for fits that take more than data and weights (a
+//! given ensemble, an explicit LP solver).
 //!
 //! ```
 //! use rulecover_core::testing::{self, Agreement};
@@ -14,19 +17,20 @@
 //!
 //! let data = generate::twonorm(60, 1);
 //! let w: Vec<f64> = (0..60).map(|i| (i % 4) as f64).collect();
-//! testing::assert_integer_weights_equal_duplicated_rows(&ZeroR, &data, &w, &data, Agreement::Relative(1e-12), "ZeroR");
-//! testing::assert_zero_weights_drop_rows(&ZeroR, &data, &w, &data, Agreement::Exact, "ZeroR");
-//! let model = testing::assert_unit_weights_equal_unweighted(&ZeroR, &data, &data, Agreement::Exact, "ZeroR");
-//! testing::assert_columns_read_by_name(&model, &data, "ZeroR");
-//! testing::assert_serde_round_trip(&model, &data, "ZeroR");
+//! let what = "ZeroR";
+//! testing::assert_integer_weights_equal_duplicated_rows(&ZeroR, &data, &w, &data, Agreement::Relative(1e-12), what);
+//! testing::assert_zero_weights_drop_rows(&ZeroR, &data, &w, &data, Agreement::Relative(1e-12), what);
+//! let (model, _) = testing::assert_unit_weights_equal_unweighted(&ZeroR, &data, &data, Agreement::Exact, what);
+//! testing::assert_columns_read_by_name(&model, &data, what);
+//! testing::assert_serde_round_trip(&model, &data, what);
 //! ```
 
-use std::fmt::Debug;
+use std::fmt::{Debug, Display};
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::dataset::{Dataset, Feature, FeatureKind};
+use crate::dataset::{Dataset, Feature, FeatureKind, Target};
 use crate::predictions::Predictions;
 use crate::traits::{Fit, Predict};
 
@@ -36,13 +40,60 @@ pub enum Agreement {
     /// Equal predictions: the same probabilities or values, bit for bit.
     Exact,
     /// The same kind and number of predictions, each probability or value
-    /// within `rel · max(1, |a|, |b|)` of the other, and the same
+    /// within `rel · (1 + max(|a|, |b|))` of the other, and the same
     /// predicted classes.
     Relative(f64),
     /// The same predicted classes (the probabilities may differ, e.g. for
     /// a randomised learner whose random draws see rows and copies
     /// differently).
     Labels,
+}
+
+/// Something that fits a model to data with optional sample weights: the
+/// learner under test.
+pub trait Fitter {
+    /// The fitted model.
+    type Model;
+
+    /// Fits to `data`, with one weight per row when given; the error as a
+    /// message.
+    fn fit_rows(&mut self, data: &Dataset, weights: Option<&[f64]>) -> Result<Self::Model, String>;
+}
+
+/// Parameters fit through [`Fit::fit_with_weights`], the one fit path.
+impl<P: Fit + ?Sized> Fitter for &P {
+    type Model = P::Model;
+
+    fn fit_rows(&mut self, data: &Dataset, weights: Option<&[f64]>) -> Result<P::Model, String> {
+        self.fit_with_weights(data, weights)
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// A closure as a [`Fitter`] (built by [`fit_fn`]).
+pub struct FitFn<F>(F);
+
+/// A [`Fitter`] from a closure taking the data and the optional weights,
+/// e.g. selecting from a given ensemble:
+/// `fit_fn(|d, w| match w { Some(w) => p.fit_from_weighted(&rf, d, w), None => p.fit_from(&rf, d) })`.
+pub fn fit_fn<F, M, E>(f: F) -> FitFn<F>
+where
+    F: FnMut(&Dataset, Option<&[f64]>) -> Result<M, E>,
+    E: Display,
+{
+    FitFn(f)
+}
+
+impl<F, M, E> Fitter for FitFn<F>
+where
+    F: FnMut(&Dataset, Option<&[f64]>) -> Result<M, E>,
+    E: Display,
+{
+    type Model = M;
+
+    fn fit_rows(&mut self, data: &Dataset, weights: Option<&[f64]>) -> Result<M, String> {
+        (self.0)(data, weights).map_err(|e| e.to_string())
+    }
 }
 
 /// `data` with row `i` repeated `weights[i]` times, rows in order.
@@ -85,7 +136,7 @@ pub fn assert_predictions_agree(
             assert_eq!(a.labels(), b.labels(), "{what}: predicted classes");
             let (p, q) = numbers(a, b, what);
             for (i, (x, y)) in p.iter().zip(q).enumerate() {
-                let scale = x.abs().max(y.abs()).max(1.0);
+                let scale = 1.0 + x.abs().max(y.abs());
                 assert!(
                     (x - y).abs() <= rel * scale,
                     "{what}: prediction {i}: {x} vs {y} (relative tolerance {rel})"
@@ -128,39 +179,39 @@ fn predict<M: Predict>(model: &M, data: &Dataset, what: &str) -> Predictions {
         .unwrap_or_else(|e| panic!("{what}: predict failed: {e}"))
 }
 
-/// Fits through the one fit path, or panics naming the case.
-fn fit<P: Fit>(params: &P, data: &Dataset, weights: Option<&[f64]>, what: &str) -> P::Model {
-    params
-        .fit_with_weights(data, weights)
+/// Fits with `fitter`, or panics naming the case.
+fn fit<L: Fitter>(fitter: &mut L, data: &Dataset, weights: Option<&[f64]>, what: &str) -> L::Model {
+    fitter
+        .fit_rows(data, weights)
         .unwrap_or_else(|e| panic!("{what}: fit failed: {e}"))
 }
 
-/// Fits `params` to `data` with the integer `weights` and, unweighted, to
+/// Fits `fitter` to `data` with the integer `weights` and, unweighted, to
 /// [`duplicated_rows`]`(data, weights)`, and asserts that the two models
 /// predict `eval` as `agreement` asks. Returns (weighted, duplicated).
 ///
 /// # Panics
 /// When a fit fails, the predictions disagree, or every weight is 1 (the
 /// case would test nothing).
-pub fn assert_integer_weights_equal_duplicated_rows<P>(
-    params: &P,
+pub fn assert_integer_weights_equal_duplicated_rows<L>(
+    mut fitter: L,
     data: &Dataset,
     weights: &[f64],
     eval: &Dataset,
     agreement: Agreement,
     what: &str,
-) -> (P::Model, P::Model)
+) -> (L::Model, L::Model)
 where
-    P: Fit,
-    P::Model: Predict,
+    L: Fitter,
+    L::Model: Predict,
 {
     assert!(
         weights.iter().any(|&w| w != 1.0),
         "{what}: unit weights duplicate nothing"
     );
     let copies = duplicated_rows(data, weights);
-    let weighted = fit(params, data, Some(weights), what);
-    let duplicated = fit(params, &copies, None, what);
+    let weighted = fit(&mut fitter, data, Some(weights), what);
+    let duplicated = fit(&mut fitter, &copies, None, what);
     assert_predictions_agree(
         &predict(&weighted, eval, what),
         &predict(&duplicated, eval, what),
@@ -170,34 +221,34 @@ where
     (weighted, duplicated)
 }
 
-/// Fits `params` to `data` with `weights`, some of them 0, and to the rows
+/// Fits `fitter` to `data` with `weights`, some of them 0, and to the rows
 /// of positive weight alone (unweighted when their weights are all 1,
 /// else with their weights), and asserts that the two models predict
 /// `eval` as `agreement` asks. Returns (weighted, without the rows).
 ///
 /// # Panics
 /// When a fit fails, the predictions disagree, or no weight is 0.
-pub fn assert_zero_weights_drop_rows<P>(
-    params: &P,
+pub fn assert_zero_weights_drop_rows<L>(
+    mut fitter: L,
     data: &Dataset,
     weights: &[f64],
     eval: &Dataset,
     agreement: Agreement,
     what: &str,
-) -> (P::Model, P::Model)
+) -> (L::Model, L::Model)
 where
-    P: Fit,
-    P::Model: Predict,
+    L: Fitter,
+    L::Model: Predict,
 {
     let kept: Vec<usize> = (0..weights.len()).filter(|&i| weights[i] > 0.0).collect();
     assert!(kept.len() < weights.len(), "{what}: no weight is 0");
     let rest = data.subset(&kept).expect("rows of the data");
     let kept_weights: Vec<f64> = kept.iter().map(|&i| weights[i]).collect();
-    let weighted = fit(params, data, Some(weights), what);
+    let weighted = fit(&mut fitter, data, Some(weights), what);
     let without = if kept_weights.iter().all(|&w| w == 1.0) {
-        fit(params, &rest, None, what)
+        fit(&mut fitter, &rest, None, what)
     } else {
-        fit(params, &rest, Some(&kept_weights), what)
+        fit(&mut fitter, &rest, Some(&kept_weights), what)
     };
     assert_predictions_agree(
         &predict(&weighted, eval, what),
@@ -208,33 +259,33 @@ where
     (weighted, without)
 }
 
-/// Fits `params` to `data` without weights and with unit weights, and
+/// Fits `fitter` to `data` without weights and with unit weights, and
 /// asserts that the two models predict `eval` as `agreement` asks.
-/// Returns the unweighted model.
+/// Returns (unweighted, unit weights).
 ///
 /// # Panics
 /// When a fit fails or the predictions disagree.
-pub fn assert_unit_weights_equal_unweighted<P>(
-    params: &P,
+pub fn assert_unit_weights_equal_unweighted<L>(
+    mut fitter: L,
     data: &Dataset,
     eval: &Dataset,
     agreement: Agreement,
     what: &str,
-) -> P::Model
+) -> (L::Model, L::Model)
 where
-    P: Fit,
-    P::Model: Predict,
+    L: Fitter,
+    L::Model: Predict,
 {
     let ones = vec![1.0; data.n_rows()];
-    let plain = fit(params, data, None, what);
-    let unit = fit(params, data, Some(&ones), what);
+    let plain = fit(&mut fitter, data, None, what);
+    let unit = fit(&mut fitter, data, Some(&ones), what);
     assert_predictions_agree(
         &predict(&plain, eval, what),
         &predict(&unit, eval, what),
         agreement,
         &format!("{what}: unit weights vs no weights"),
     );
-    plain
+    (plain, unit)
 }
 
 /// `data` with its columns in reverse order and each categorical
@@ -274,7 +325,7 @@ pub fn reordered_columns(data: &Dataset) -> Dataset {
 
 /// Asserts that `model` predicts [`reordered_columns`]`(data)` exactly as
 /// `data`, and that data without `data`'s first column is an error that
-/// names that column.
+/// names that column (in quotes, as rulecover-core's errors do).
 ///
 /// # Panics
 /// When `data` has fewer than two columns (reordering would test
@@ -302,7 +353,7 @@ pub fn assert_columns_read_by_name<M: Predict>(model: &M, data: &Dataset, what: 
     match model.predict(&without) {
         Ok(_) => panic!("{what}: predicted without column '{missing}'"),
         Err(e) => assert!(
-            e.to_string().contains(missing.as_str()),
+            e.to_string().contains(&format!("'{missing}'")),
             "{what}: the error does not name column '{missing}': {e}"
         ),
     }
@@ -330,4 +381,30 @@ where
         &format!("{what}: predictions after a serde round trip"),
     );
     back
+}
+
+/// `n` rows of a numeric column `x` (`i % 10`) and a categorical column
+/// `color` (blue, red, green in runs of 10 rows), class `yes` when the
+/// color is red or `x > 5`, else `no`: data whose models must read a
+/// categorical column by name and level.
+pub fn red_or_large(n: usize) -> Dataset {
+    let x: Vec<f64> = (0..n).map(|i| (i % 10) as f64).collect();
+    let color: Vec<f64> = (0..n).map(|i| ((i / 10) % 3) as f64).collect();
+    let labels = (0..n)
+        .map(|i| usize::from(color[i] == 1.0 || x[i] > 5.0))
+        .collect();
+    let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    Dataset::new(
+        "red or large",
+        vec![
+            Feature::numeric("x"),
+            Feature::categorical("color", names(&["blue", "red", "green"])),
+        ],
+        vec![x, color],
+        Target::Classes {
+            labels,
+            names: names(&["no", "yes"]),
+        },
+    )
+    .expect("consistent columns")
 }
