@@ -27,20 +27,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::dataset::Target;
 use crate::error::{Error, Result};
+pub use crate::predictions::argmax;
 use crate::predictions::Predictions;
 use crate::stats::midranks;
-
-/// Index of the largest value (the first one on ties; 0 for an empty
-/// slice). `NaN`s are never chosen over a number.
-pub fn argmax(values: &[f64]) -> usize {
-    let mut best = 0;
-    for (k, &v) in values.iter().enumerate() {
-        if v > values[best] || values[best].is_nan() && !v.is_nan() {
-            best = k;
-        }
-    }
-    best
-}
 
 /// Probabilities are clipped to `[LOG_LOSS_EPS, 1 - LOG_LOSS_EPS]` by
 /// [`log_loss`].

@@ -1,9 +1,9 @@
 //! What a model predicts for a batch of rows: class probabilities or real
-//! values ([`Predictions`]), re-exported at the crate root.
+//! values ([`Predictions`], re-exported at the crate root), and the
+//! [`argmax`] that turns probabilities into labels (also
+//! `rulecover_core::metrics::argmax`).
 
 use serde::{Deserialize, Serialize};
-
-use crate::metrics::argmax;
 
 /// What a model predicts for a batch of rows.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -64,4 +64,16 @@ impl Predictions {
             _ => None,
         }
     }
+}
+
+/// Index of the largest value (the first one on ties; 0 for an empty
+/// slice). `NaN`s are never chosen over a number.
+pub fn argmax(values: &[f64]) -> usize {
+    let mut best = 0;
+    for (k, &v) in values.iter().enumerate() {
+        if v > values[best] || values[best].is_nan() && !v.is_nan() {
+            best = k;
+        }
+    }
+    best
 }

@@ -28,7 +28,7 @@ use crate::weights::check_sample_weights;
 /// [`Fit::fit_weighted`] are that path without and with weights.
 ///
 /// ```
-/// use rulecover_core::{generate, CheckParams, Checked, Dataset, Fit, ZeroR};
+/// use rulecover_core::{generate, Fit, ZeroR};
 ///
 /// let data = generate::twonorm(50, 1);
 /// let plain = ZeroR.fit(&data)?;
