@@ -198,7 +198,7 @@ impl Fit for AdaBoostParams {
     }
 
     /// rc-tree's typed weight checks (as
-    /// [`DecisionTreeParams`]'s).
+    /// [`crate::DecisionTreeParams`]'s).
     fn check_weights(&self, data: &Dataset, weights: &[f64]) -> Result<()> {
         check_weight_values(weights, data.n_rows())
     }

@@ -143,7 +143,7 @@ impl Fit for RandomForestParams {
     }
 
     /// rc-tree's typed weight checks (as
-    /// [`DecisionTreeParams`]'s).
+    /// [`crate::DecisionTreeParams`]'s).
     fn check_weights(&self, data: &Dataset, weights: &[f64]) -> Result<()> {
         check_weight_values(weights, data.n_rows())
     }
