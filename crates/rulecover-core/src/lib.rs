@@ -44,6 +44,7 @@ pub mod ruleset;
 pub mod schema;
 pub mod shared;
 pub mod traits;
+pub mod validate;
 pub mod weights;
 pub mod zeror;
 
@@ -57,6 +58,7 @@ pub use rng::Rng;
 pub use rule::{Condition, Op, Rule};
 pub use ruleset::{Antecedent, ObliqueCondition, Outcome, RuleSet, WeightedRule};
 pub use schema::{Encoder, Encoding, Schema, TargetSchema, UnseenLevel};
+pub use validate::{InvalidModel, Validate};
 pub use traits::{Fit, Fitted, PoolRule, Predict, Predictions, Reseed, RuleModel, RuleSource};
 pub use zeror::{ZeroR, ZeroRModel, ZeroRPrediction};
 
