@@ -101,6 +101,7 @@ pub mod model;
 pub mod params;
 pub mod pricing;
 pub mod rulefit;
+pub mod validate;
 mod sample;
 
 pub use binarize::{Binarizer, BinarizerParams, BinaryMatrix, DropReason, Standardizer};
