@@ -700,7 +700,8 @@ fn check_finite(feat: &Feature, col: &[f64]) -> Result<()> {
 
 impl rulecover_core::Validate for Binarizer {
     /// Every literal reads a feature in range (with a value that is a
-    /// number where it compares one); one `primary` flag per literal; the
+    /// number where it compares one); one `primary` flag per literal; one
+    /// list of thresholds (no NaN) per feature; the
     /// standardizers read features in range with a finite mean and a
     /// positive finite deviation.
     fn validate(&self) -> rulecover_core::validate::Checked {
@@ -714,6 +715,18 @@ impl rulecover_core::Validate for Binarizer {
         )?;
         for (i, l) in self.literals.iter().enumerate() {
             crate::validate::check_literal(l, n).map_err(|e| e.within(&format!("literals[{i}]")))?;
+        }
+        length(|| "thresholds".into(), self.thresholds.len(), n, "features")?;
+        for (j, t) in self.thresholds.iter().enumerate() {
+            if let Some(i) = t.iter().position(|x| x.is_nan()) {
+                return Err(InvalidModel::new(
+                    format!("thresholds[{j}][{i}]"),
+                    "NaN where a number is needed",
+                ));
+            }
+        }
+        if !self.had_missing.is_empty() {
+            length(|| "had_missing".into(), self.had_missing.len(), n, "features")?;
         }
         for (i, s) in self.standardizers.iter().enumerate() {
             let at = |f: &str| format!("standardizers[{i}].{f}");
