@@ -448,7 +448,8 @@ impl rulecover_core::Validate for WeightedRuleModel {
     /// and rules likewise.
     fn validate(&self) -> rulecover_core::validate::Checked {
         use rulecover_core::validate::{finite, index, InvalidModel};
-        self.encoder.check_with_classes("n_classes", self.n_classes)?;
+        self.encoder
+            .check_with_classes("n_classes", self.n_classes)?;
         let k = self.n_classes;
         if k == 0 {
             return Err(InvalidModel::new("n_classes", "a classifier has no class"));
@@ -468,7 +469,12 @@ impl rulecover_core::Validate for WeightedRuleModel {
                     rule.check(n).map_err(|e| e.within(&format!("{at}[0]")))?;
                     index(|| format!("{at}[1]"), *class, k, "classes")?;
                 }
-                index(|| "fallback.Partition.default".into(), *default, k, "classes")
+                index(
+                    || "fallback.Partition.default".into(),
+                    *default,
+                    k,
+                    "classes",
+                )
             }
         }
     }

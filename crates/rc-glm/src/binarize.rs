@@ -714,7 +714,8 @@ impl rulecover_core::Validate for Binarizer {
             "literals",
         )?;
         for (i, l) in self.literals.iter().enumerate() {
-            crate::validate::check_literal(l, n).map_err(|e| e.within(&format!("literals[{i}]")))?;
+            crate::validate::check_literal(l, n)
+                .map_err(|e| e.within(&format!("literals[{i}]")))?;
         }
         length(|| "thresholds".into(), self.thresholds.len(), n, "features")?;
         for (j, t) in self.thresholds.iter().enumerate() {
@@ -726,7 +727,12 @@ impl rulecover_core::Validate for Binarizer {
             }
         }
         if !self.had_missing.is_empty() {
-            length(|| "had_missing".into(), self.had_missing.len(), n, "features")?;
+            length(
+                || "had_missing".into(),
+                self.had_missing.len(),
+                n,
+                "features",
+            )?;
         }
         for (i, s) in self.standardizers.iter().enumerate() {
             let at = |f: &str| format!("standardizers[{i}].{f}");

@@ -101,8 +101,8 @@ pub mod model;
 pub mod params;
 pub mod pricing;
 pub mod rulefit;
-pub mod validate;
 mod sample;
+pub mod validate;
 
 pub use binarize::{Binarizer, BinarizerParams, BinaryMatrix, DropReason, Standardizer};
 pub use error::{Error, Result};

@@ -347,7 +347,12 @@ impl Mlp {
             .and_then(|w| w.checked_add(self.h.checked_mul(2)?))
             .and_then(|n| n.checked_add(1))
             .ok_or_else(|| InvalidModel::new("h", "the network is too large"))?;
-        length(|| "params".into(), self.params.len(), len, "parameters of the layers")?;
+        length(
+            || "params".into(),
+            self.params.len(),
+            len,
+            "parameters of the layers",
+        )?;
         all_finite("params", &self.params)
     }
 }
@@ -361,7 +366,9 @@ impl rulecover_core::Validate for MlpModel {
         self.encoder.validate().map_err(|e| e.within("encoder"))?;
         crate::model::check_two_classes(&self.encoder)?;
         let n = self.encoder.encoded_features().len();
-        self.standardizer.check(n).map_err(|e| e.within("standardizer"))?;
+        self.standardizer
+            .check(n)
+            .map_err(|e| e.within("standardizer"))?;
         length(|| "network.p".into(), self.network.p, n, "encoded features")?;
         self.network.check().map_err(|e| e.within("network"))
     }

@@ -814,7 +814,9 @@ impl rulecover_core::Validate for NreModel {
         self.encoder.validate().map_err(|e| e.within("encoder"))?;
         check_two_classes(&self.encoder)?;
         let n = self.encoder.encoded_features().len();
-        self.standardizer.check(n).map_err(|e| e.within("standardizer"))?;
+        self.standardizer
+            .check(n)
+            .map_err(|e| e.within("standardizer"))?;
         for (i, &j) in self.inputs.iter().enumerate() {
             index(|| format!("inputs[{i}]"), j, n, "encoded features")?;
         }

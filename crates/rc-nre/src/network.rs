@@ -597,7 +597,12 @@ impl NeuralRules {
     pub fn check(&self) -> rulecover_core::validate::Checked {
         use rulecover_core::validate::{all_finite, length, InvalidModel};
         let m = self.units.len();
-        length(|| "offsets".into(), self.offsets.len(), m + 1, "rules and one")?;
+        length(
+            || "offsets".into(),
+            self.offsets.len(),
+            m + 1,
+            "rules and one",
+        )?;
         let mut sum = 0usize;
         for (k, &u) in std::iter::once(&0).chain(&self.units).enumerate() {
             sum = sum
@@ -612,13 +617,14 @@ impl NeuralRules {
         }
         let expected = checked_layout(self.q, &self.units, self.deep)
             .ok_or_else(|| InvalidModel::new("units", "the network is too large"))?;
-        let base = Layout { d: None, ..self.layout.clone() };
+        let base = Layout {
+            d: None,
+            ..self.layout.clone()
+        };
         let with_offsets = self.layout.d.map(|d| (d, self.layout.len.checked_sub(m)));
         let fits = match with_offsets {
             None => base == expected,
-            Some((d, Some(len))) => {
-                d == expected.len && Layout { len, ..base } == expected
-            }
+            Some((d, Some(len))) => d == expected.len && Layout { len, ..base } == expected,
             Some((_, None)) => false,
         };
         if !fits {
@@ -627,7 +633,12 @@ impl NeuralRules {
                 "does not match the network's inputs, units and depth",
             ));
         }
-        length(|| "params".into(), self.params.len(), self.layout.len, "parameters in the layout")?;
+        length(
+            || "params".into(),
+            self.params.len(),
+            self.layout.len,
+            "parameters in the layout",
+        )?;
         all_finite("params", &self.params)
     }
 }

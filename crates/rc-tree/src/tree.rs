@@ -595,7 +595,10 @@ impl rulecover_core::Validate for Tree {
             not_nan(|| format!("nav[{id}].t"), nav.t)?;
         }
         match self.value.iter().position(|v| v.is_nan()) {
-            Some(i) => Err(InvalidModel::new(format!("value[{i}]"), "NaN where a number is needed")),
+            Some(i) => Err(InvalidModel::new(
+                format!("value[{i}]"),
+                "NaN where a number is needed",
+            )),
             None => Ok(()),
         }
     }

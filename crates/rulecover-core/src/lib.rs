@@ -58,8 +58,8 @@ pub use rng::Rng;
 pub use rule::{Condition, Op, Rule};
 pub use ruleset::{Antecedent, ObliqueCondition, Outcome, RuleSet, WeightedRule};
 pub use schema::{Encoder, Encoding, Schema, TargetSchema, UnseenLevel};
-pub use validate::{InvalidModel, Validate};
 pub use traits::{Fit, Fitted, PoolRule, Predict, Predictions, Reseed, RuleModel, RuleSource};
+pub use validate::{InvalidModel, Validate};
 pub use zeror::{ZeroR, ZeroRModel, ZeroRPrediction};
 
 /// The traits and types most programs need: `use rulecover_core::prelude::*;`.

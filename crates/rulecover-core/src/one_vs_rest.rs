@@ -689,7 +689,8 @@ where
     fn validate(&self) -> crate::validate::Checked {
         use crate::validate::{length, probability, InvalidModel};
         let k = self.encoder.schema().classes().len();
-        self.encoder.check_with_classes("models", self.models.len())?;
+        self.encoder
+            .check_with_classes("models", self.models.len())?;
         length(|| "models".into(), self.models.len(), k, "classes")?;
         for (c, model) in self.models.iter().enumerate() {
             match model {

@@ -220,10 +220,7 @@ impl Validate for Encoder {
             if found != want {
                 return Err(InvalidModel::new(
                     format!("encoded[{j}]"),
-                    format!(
-                        "is '{}' but the schema encodes '{}'",
-                        found.name, want.name
-                    ),
+                    format!("is '{}' but the schema encodes '{}'", found.name, want.name),
                 ));
             }
         }

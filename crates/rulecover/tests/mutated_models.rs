@@ -170,7 +170,11 @@ fn mutate_node(rng: &mut Rng, root: &mut Value, path: &[Step]) -> String {
         }
         Value::Bool(b) => *v = Value::from(!*b),
         Value::Null => {
-            *v = pick(rng, &[Value::from(0), Value::from("nan"), Value::from(1e300)]).clone()
+            *v = pick(
+                rng,
+                &[Value::from(0), Value::from("nan"), Value::from(1e300)],
+            )
+            .clone()
         }
         Value::Array(items) => match rng.below(6) {
             0 => {
@@ -215,7 +219,10 @@ fn mutate_node(rng: &mut Rng, root: &mut Value, path: &[Step]) -> String {
             }
         }
     }
-    format!("{at} := {}", get_mut(root, path).map_or(Value::Null, |v| v.clone()))
+    format!(
+        "{at} := {}",
+        get_mut(root, path).map_or(Value::Null, |v| v.clone())
+    )
 }
 
 /// One to three changes to the model file's JSON, mostly in its `model`
@@ -345,7 +352,12 @@ fn guarded(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
         if let Some(status) = child.try_wait().unwrap() {
             let mut err = String::new();
             use std::io::Read;
-            child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+            child
+                .stderr
+                .take()
+                .unwrap()
+                .read_to_string(&mut err)
+                .unwrap();
             return (status.code(), err);
         }
         if start.elapsed() > GUARD {
@@ -359,7 +371,12 @@ fn guarded(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
 
 /// Checks one run of the binary: exit 0 or 2, no panic, and an exit 2
 /// says what is wrong ([`useful`]).
-fn check_cli(failures: &mut Vec<String>, what: &str, changes: &[String], run: (Option<i32>, String)) {
+fn check_cli(
+    failures: &mut Vec<String>,
+    what: &str,
+    changes: &[String],
+    run: (Option<i32>, String),
+) {
     let (code, err) = run;
     let bad = match code {
         Some(0) => err.contains("panicked"),
@@ -418,7 +435,11 @@ fn mutated_model_files_fail_cleanly() {
             let target = "target";
             std::fs::write(&csv, rulecover::output::dataset_csv(&train, target)).unwrap();
             let text = model.to_json().unwrap();
-            assert!(matches!(tabular_run(&text, &csv), Outcome::Ok), "{}", spec.id);
+            assert!(
+                matches!(tabular_run(&text, &csv), Outcome::Ok),
+                "{}",
+                spec.id
+            );
             let original: Value = serde_json::from_str(&text).unwrap();
             for i in 0..IN_PROCESS_PER_FILE + CLI_PER_FILE {
                 let (mutated, changes) = mutant(&mut rng, &original);
@@ -461,7 +482,11 @@ fn mutated_model_files_fail_cleanly() {
             .collect::<Vec<_>>()
             .join("\n")
     );
-    assert!(tally.runs + cli_runs >= 5000, "{} runs", tally.runs + cli_runs);
+    assert!(
+        tally.runs + cli_runs >= 5000,
+        "{} runs",
+        tally.runs + cli_runs
+    );
     assert!(tally.load_errors > 0 && tally.ok > 0);
 }
 
@@ -476,7 +501,9 @@ fn relational_mutants(
 ) -> (usize, usize) {
     ok_in(
         &dir.0,
-        &["generate", "smokers", "--rows", "40", "--seed", "2", "--out", "smk"],
+        &[
+            "generate", "smokers", "--rows", "40", "--seed", "2", "--out", "smk",
+        ],
     );
     let mut files = Vec::new();
     for m in METHODS {
@@ -486,8 +513,20 @@ fn relational_mutants(
         let id = m.spec().id;
         let model_dir = format!("rel-{id}");
         let mut args = vec![
-            "relational", "learn", "--train", "smk/train", "--target", "cancer", "--method",
-            id, "--trees", "3", "--model-dir", &model_dir, "--seed", "1",
+            "relational",
+            "learn",
+            "--train",
+            "smk/train",
+            "--target",
+            "cancer",
+            "--method",
+            id,
+            "--trees",
+            "3",
+            "--model-dir",
+            &model_dir,
+            "--seed",
+            "1",
         ];
         let compress = id == "rfgb";
         if compress {
@@ -506,9 +545,14 @@ fn relational_mutants(
         Some(dir.path(&files[0].0).join("background.txt").as_path()),
     )
     .unwrap();
-    let problem =
-        rc_logic::data::Problem::load_folder(&background, "cancer", &dir.path("smk/test"), "test", &[])
-            .unwrap();
+    let problem = rc_logic::data::Problem::load_folder(
+        &background,
+        "cancer",
+        &dir.path("smk/test"),
+        "test",
+        &[],
+    )
+    .unwrap();
     let mut cli_runs = 0;
     for (model_dir, name, list) in &files {
         let folder = dir.path(model_dir);
@@ -537,7 +581,12 @@ fn relational_mutants(
                 tally.record(&what, &changes, || run(&folder));
             } else {
                 let mut args = vec![
-                    "relational", "infer", "--test", "smk/test", "--model-dir", model_dir,
+                    "relational",
+                    "infer",
+                    "--test",
+                    "smk/test",
+                    "--model-dir",
+                    model_dir,
                 ];
                 if *list {
                     args.push("--use-list");
