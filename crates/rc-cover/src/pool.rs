@@ -207,7 +207,7 @@ pub fn check_stats(
     stats: &RuleStats,
     regression: bool,
     n_classes: usize,
-) -> rulecover_core::validate::Checked {
+) -> rulecover_core::validate::Validity {
     use rulecover_core::validate::{all_finite, finite, length, InvalidModel};
     match (stats, regression) {
         (RuleStats::Counts(c), false) => {

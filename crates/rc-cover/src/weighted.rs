@@ -446,7 +446,7 @@ impl rulecover_core::Validate for WeightedRuleModel {
     /// classes; every rule reads the encoded features, names a class
     /// below `n_classes` and has a finite weight; the fallback's classes
     /// and rules likewise.
-    fn validate(&self) -> rulecover_core::validate::Checked {
+    fn validate(&self) -> rulecover_core::validate::Validity {
         use rulecover_core::validate::{finite, index, InvalidModel};
         self.encoder
             .check_with_classes("n_classes", self.n_classes)?;

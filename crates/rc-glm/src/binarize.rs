@@ -704,7 +704,7 @@ impl rulecover_core::Validate for Binarizer {
     /// list of thresholds (no NaN) per feature; the
     /// standardizers read features in range with a finite mean and a
     /// positive finite deviation.
-    fn validate(&self) -> rulecover_core::validate::Checked {
+    fn validate(&self) -> rulecover_core::validate::Validity {
         use rulecover_core::validate::{finite, index, length, InvalidModel};
         let n = self.features.len();
         length(

@@ -1,7 +1,7 @@
 //! The checks of a GLRM model and its literals read from a model file
 //! ([`rulecover_core::Validate`]).
 
-use rulecover_core::validate::{finite, index, length, Checked, InvalidModel};
+use rulecover_core::validate::{finite, index, length, Validity, InvalidModel};
 use rulecover_core::{Fitted, Validate};
 
 use crate::glm::Loss;
@@ -10,7 +10,7 @@ use crate::model::{GlrmModel, LinearTerm, Term};
 
 /// Checks a literal against `n_features` raw features: the feature in
 /// range and, but for the missing-value tests, a value that is a number.
-pub fn check_literal(l: &Literal, n_features: usize) -> Checked {
+pub fn check_literal(l: &Literal, n_features: usize) -> Validity {
     index(|| "feature".into(), l.feature, n_features, "features")?;
     if !matches!(l.op, LiteralOp::Missing | LiteralOp::NotMissing) && l.value.is_nan() {
         return Err(InvalidModel::new("value", "NaN where a number is needed"));
@@ -18,14 +18,14 @@ pub fn check_literal(l: &Literal, n_features: usize) -> Checked {
     Ok(())
 }
 
-fn check_conjunction(c: &Conjunction, n_features: usize) -> Checked {
+fn check_conjunction(c: &Conjunction, n_features: usize) -> Validity {
     for (i, l) in c.literals.iter().enumerate() {
         check_literal(l, n_features).map_err(|e| e.within(&format!("literals[{i}]")))?;
     }
     Ok(())
 }
 
-fn check_linear(l: &LinearTerm, n_features: usize) -> Checked {
+fn check_linear(l: &LinearTerm, n_features: usize) -> Validity {
     index(|| "feature".into(), l.feature, n_features, "features")?;
     finite(|| "mean".into(), l.mean)?;
     finite(|| "scale".into(), l.scale)?;
@@ -45,7 +45,7 @@ impl Validate for GlrmModel {
     /// intercept, the target's shift and scale and every coefficient are
     /// finite; every term reads a feature in range, a linear term with
     /// finite standardisation and ordered bounds.
-    fn validate(&self) -> Checked {
+    fn validate(&self) -> Validity {
         self.encoder.validate().map_err(|e| e.within("encoder"))?;
         if self.loss == Loss::Logistic {
             if self.encoder.schema().classes().len() != 2 {

@@ -594,7 +594,7 @@ impl NeuralRules {
     ///
     /// # Errors
     /// [`rulecover_core::InvalidModel`] naming the field.
-    pub fn check(&self) -> rulecover_core::validate::Checked {
+    pub fn check(&self) -> rulecover_core::validate::Validity {
         use rulecover_core::validate::{all_finite, length, InvalidModel};
         let m = self.units.len();
         length(

@@ -588,7 +588,7 @@ impl rulecover_core::Validate for Tree {
     /// node); a split's right child comes after its left child (`id + 1`,
     /// preorder), so the tree is acyclic; the features split are in range;
     /// thresholds and values are numbers (not NaN).
-    fn validate(&self) -> rulecover_core::validate::Checked {
+    fn validate(&self) -> rulecover_core::validate::Validity {
         use rulecover_core::validate::{not_nan, InvalidModel};
         self.check().map_err(|e| InvalidModel::new("nav", e))?;
         for (id, nav) in self.nav.iter().enumerate() {
@@ -606,7 +606,7 @@ impl rulecover_core::Validate for Tree {
 
 /// Checks the trees of an ensemble ([`rulecover_core::Validate`] of each,
 /// at `trees[i]`).
-pub(crate) fn check_trees(trees: &[Tree]) -> rulecover_core::validate::Checked {
+pub(crate) fn check_trees(trees: &[Tree]) -> rulecover_core::validate::Validity {
     use rulecover_core::Validate;
     for (i, t) in trees.iter().enumerate() {
         t.validate().map_err(|e| e.within(&format!("trees[{i}]")))?;

@@ -56,7 +56,7 @@ impl InvalidModel {
 }
 
 /// The result of a check.
-pub type Checked = Result<(), InvalidModel>;
+pub type Validity = Result<(), InvalidModel>;
 
 /// A model (or a part of one) that can check that it holds together.
 pub trait Validate {
@@ -68,17 +68,17 @@ pub trait Validate {
     /// # Errors
     /// [`InvalidModel`] naming the first field found wrong, its path
     /// relative to `self` (the caller puts its own prefix before it).
-    fn validate(&self) -> Checked;
+    fn validate(&self) -> Validity;
 }
 
 impl<T: Validate> Validate for Box<T> {
-    fn validate(&self) -> Checked {
+    fn validate(&self) -> Validity {
         (**self).validate()
     }
 }
 
 /// `Err` at `field` unless `x` is finite.
-pub fn finite(field: impl FnOnce() -> String, x: f64) -> Checked {
+pub fn finite(field: impl FnOnce() -> String, x: f64) -> Validity {
     if x.is_finite() {
         Ok(())
     } else {
@@ -90,7 +90,7 @@ pub fn finite(field: impl FnOnce() -> String, x: f64) -> Checked {
 }
 
 /// `Err` at `field[i]` unless every value is finite.
-pub fn all_finite(field: &str, xs: &[f64]) -> Checked {
+pub fn all_finite(field: &str, xs: &[f64]) -> Validity {
     match xs.iter().position(|x| !x.is_finite()) {
         None => Ok(()),
         Some(i) => Err(InvalidModel::new(
@@ -101,7 +101,7 @@ pub fn all_finite(field: &str, xs: &[f64]) -> Checked {
 }
 
 /// `Err` at `field` unless `x` is not NaN (infinities allowed).
-pub fn not_nan(field: impl FnOnce() -> String, x: f64) -> Checked {
+pub fn not_nan(field: impl FnOnce() -> String, x: f64) -> Validity {
     if x.is_nan() {
         Err(InvalidModel::new(field(), "NaN where a number is needed"))
     } else {
@@ -110,7 +110,7 @@ pub fn not_nan(field: impl FnOnce() -> String, x: f64) -> Checked {
 }
 
 /// `Err` at `field` unless `index < len` (`what` names what it indexes).
-pub fn index(field: impl FnOnce() -> String, index: usize, len: usize, what: &str) -> Checked {
+pub fn index(field: impl FnOnce() -> String, index: usize, len: usize, what: &str) -> Validity {
     if index < len {
         Ok(())
     } else {
@@ -127,7 +127,7 @@ pub fn length(
     found: usize,
     expected: usize,
     what: &str,
-) -> Checked {
+) -> Validity {
     if found == expected {
         Ok(())
     } else {
@@ -139,7 +139,7 @@ pub fn length(
 }
 
 /// `Err` at `field` unless `x` is a number in `[0, 1]`.
-pub fn probability(field: impl FnOnce() -> String, x: f64) -> Checked {
+pub fn probability(field: impl FnOnce() -> String, x: f64) -> Validity {
     if (0.0..=1.0).contains(&x) {
         Ok(())
     } else {
@@ -148,7 +148,7 @@ pub fn probability(field: impl FnOnce() -> String, x: f64) -> Checked {
 }
 
 /// `Err` at `field[i]` for the first name that repeats an earlier one.
-pub fn unique(field: &str, names: &[String]) -> Checked {
+pub fn unique(field: &str, names: &[String]) -> Validity {
     let mut seen = HashSet::with_capacity(names.len());
     for (i, n) in names.iter().enumerate() {
         if !seen.insert(n.as_str()) {
@@ -164,7 +164,7 @@ pub fn unique(field: &str, names: &[String]) -> Checked {
 impl Validate for Schema {
     /// Feature names are unique, categorical features have unique levels,
     /// a class target names at least one class, each once.
-    fn validate(&self) -> Checked {
+    fn validate(&self) -> Validity {
         let mut names = HashSet::with_capacity(self.features.len());
         for (j, f) in self.features.iter().enumerate() {
             if !names.insert(f.name.as_str()) {
@@ -185,7 +185,7 @@ impl Validate for Schema {
     }
 }
 
-fn check_feature(f: &Feature) -> Checked {
+fn check_feature(f: &Feature) -> Validity {
     match &f.kind {
         FeatureKind::Categorical { levels } => unique("kind.Categorical.levels", levels),
         FeatureKind::Numeric | FeatureKind::Indicator { .. } => Ok(()),
@@ -195,7 +195,7 @@ fn check_feature(f: &Feature) -> Checked {
 impl Validate for Encoder {
     /// The schema holds together and the encoded features are exactly
     /// those its encoding makes of the schema's features.
-    fn validate(&self) -> Checked {
+    fn validate(&self) -> Validity {
         self.schema().validate().map_err(|e| e.within("schema"))?;
         let columns = vec![Vec::new(); self.schema().features.len()];
         let empty = Dataset::new(
@@ -236,7 +236,7 @@ impl Encoder {
     ///
     /// # Errors
     /// [`InvalidModel`] at `encoder...` or at `field`.
-    pub fn check_with_classes(&self, field: &str, n_classes: usize) -> Checked {
+    pub fn check_with_classes(&self, field: &str, n_classes: usize) -> Validity {
         self.validate().map_err(|e| e.within("encoder"))?;
         match &self.schema().target {
             TargetSchema::Classes(names) if names.len() != n_classes => Err(InvalidModel::new(
@@ -253,7 +253,7 @@ impl Encoder {
 
 /// Checks a condition against `n_features` features: the index in range,
 /// the threshold not NaN.
-pub fn check_condition(c: &Condition, n_features: usize) -> Checked {
+pub fn check_condition(c: &Condition, n_features: usize) -> Validity {
     index(|| "feature".into(), c.feature, n_features, "features")?;
     not_nan(|| "value".into(), c.value)
 }
@@ -263,7 +263,7 @@ impl Rule {
     ///
     /// # Errors
     /// [`InvalidModel`] at `conditions[i]...`.
-    pub fn check(&self, n_features: usize) -> Checked {
+    pub fn check(&self, n_features: usize) -> Validity {
         for (i, c) in self.conditions.iter().enumerate() {
             check_condition(c, n_features).map_err(|e| e.within(&format!("conditions[{i}]")))?;
         }
@@ -275,7 +275,7 @@ impl Validate for RuleSet {
     /// Every antecedent's feature indices are below the number of
     /// features, every class outcome and `for_class` below the number of
     /// classes, class counts one per class, and weights not NaN.
-    fn validate(&self) -> Checked {
+    fn validate(&self) -> Validity {
         let n = self.features.len();
         let k = self.class_names.len();
         for (i, r) in self.rules.iter().enumerate() {
@@ -285,7 +285,7 @@ impl Validate for RuleSet {
     }
 }
 
-fn check_weighted_rule(r: &WeightedRule, n: usize, k: usize) -> Checked {
+fn check_weighted_rule(r: &WeightedRule, n: usize, k: usize) -> Validity {
     match &r.antecedent {
         Antecedent::Conjunction(rule) => rule
             .check(n)
