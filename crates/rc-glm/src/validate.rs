@@ -1,7 +1,7 @@
 //! The checks of a GLRM model and its literals read from a model file
 //! ([`rulecover_core::Validate`]).
 
-use rulecover_core::validate::{finite, index, length, Validity, InvalidModel};
+use rulecover_core::validate::{finite, index, length, InvalidModel, Validity};
 use rulecover_core::{Fitted, Validate};
 
 use crate::glm::Loss;
