@@ -88,10 +88,13 @@ impl Validate for GlrmModel {
             let at = format!("terms[{i}]");
             finite(|| format!("{at}.coef"), t.coef)?;
             match &t.term {
-                Term::Rule(c) => check_conjunction(c, n),
-                Term::Linear(l) => check_linear(l, n),
-            }
-            .map_err(|e| e.within(&format!("{at}.term")))?;
+                Term::Rule(c) => {
+                    check_conjunction(c, n).map_err(|e| e.within(&format!("{at}.term.Rule")))
+                }
+                Term::Linear(l) => {
+                    check_linear(l, n).map_err(|e| e.within(&format!("{at}.term.Linear")))
+                }
+            }?;
         }
         Ok(())
     }
