@@ -555,3 +555,11 @@ impl RuleModel for RugModel {
         self.model.rule_set()
     }
 }
+
+impl rulecover_core::Validate for RugModel {
+    /// The weighted rule model holds together (the fit's history is not
+    /// read when predicting).
+    fn validate(&self) -> rulecover_core::validate::Validity {
+        self.model.validate().map_err(|e| e.within("model"))
+    }
+}

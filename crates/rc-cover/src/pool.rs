@@ -199,6 +199,36 @@ pub fn rule_stats(rows: &[u32], train: &Dataset, row_weights: &[f64]) -> RuleSta
     }
 }
 
+/// Checks a rule's statistics read from a model file (the path of an
+/// error is relative to the statistics): class counts of
+/// `n_classes` finite numbers for a classifier, a finite mean and error
+/// for regression.
+pub fn check_stats(
+    stats: &RuleStats,
+    regression: bool,
+    n_classes: usize,
+) -> rulecover_core::validate::Validity {
+    use rulecover_core::validate::{all_finite, finite, length, InvalidModel};
+    match (stats, regression) {
+        (RuleStats::Counts(c), false) => {
+            length(|| "Counts".into(), c.len(), n_classes, "classes")?;
+            all_finite("Counts", c)
+        }
+        (RuleStats::Value { mean, mse }, true) => {
+            finite(|| "Value.mean".into(), *mean)?;
+            finite(|| "Value.mse".into(), *mse)
+        }
+        (RuleStats::Counts(_), true) => Err(InvalidModel::new(
+            "Counts",
+            "class counts in a regression model",
+        )),
+        (RuleStats::Value { .. }, false) => Err(InvalidModel::new(
+            "Value",
+            "a regression value in a classifier",
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

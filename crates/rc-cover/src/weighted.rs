@@ -440,3 +440,42 @@ impl RuleModel for WeightedRuleModel {
         self.to_rule_set()
     }
 }
+
+impl rulecover_core::Validate for WeightedRuleModel {
+    /// The encoder holds together and has `n_classes` (at least one)
+    /// classes; every rule reads the encoded features, names a class
+    /// below `n_classes` and has a finite weight; the fallback's classes
+    /// and rules likewise.
+    fn validate(&self) -> rulecover_core::validate::Validity {
+        use rulecover_core::validate::{finite, index, InvalidModel};
+        self.encoder
+            .check_with_classes("n_classes", self.n_classes)?;
+        let k = self.n_classes;
+        if k == 0 {
+            return Err(InvalidModel::new("n_classes", "a classifier has no class"));
+        }
+        let n = self.encoder.encoded_features().len();
+        for (i, r) in self.rules.iter().enumerate() {
+            let at = |f: &str| format!("rules[{i}].{f}");
+            r.rule.check(n).map_err(|e| e.within(&at("rule")))?;
+            index(|| at("class"), r.class, k, "classes")?;
+            finite(|| at("weight"), r.weight)?;
+        }
+        match &self.fallback {
+            Fallback::Class(c) => index(|| "fallback.Class".into(), *c, k, "classes"),
+            Fallback::Partition { rules, default } => {
+                for (i, (rule, class)) in rules.iter().enumerate() {
+                    let at = format!("fallback.Partition.rules[{i}]");
+                    rule.check(n).map_err(|e| e.within(&format!("{at}[0]")))?;
+                    index(|| format!("{at}[1]"), *class, k, "classes")?;
+                }
+                index(
+                    || "fallback.Partition.default".into(),
+                    *default,
+                    k,
+                    "classes",
+                )
+            }
+        }
+    }
+}

@@ -698,6 +698,55 @@ fn check_finite(feat: &Feature, col: &[f64]) -> Result<()> {
     Ok(())
 }
 
+impl rulecover_core::Validate for Binarizer {
+    /// Every literal reads a feature in range (with a value that is a
+    /// number where it compares one); one `primary` flag per literal; one
+    /// list of thresholds (no NaN) per feature; the
+    /// standardizers read features in range with a finite mean and a
+    /// positive finite deviation.
+    fn validate(&self) -> rulecover_core::validate::Validity {
+        use rulecover_core::validate::{finite, index, length, InvalidModel};
+        let n = self.features.len();
+        length(
+            || "primary".into(),
+            self.primary.len(),
+            self.literals.len(),
+            "literals",
+        )?;
+        for (i, l) in self.literals.iter().enumerate() {
+            crate::validate::check_literal(l, n)
+                .map_err(|e| e.within(&format!("literals[{i}]")))?;
+        }
+        length(|| "thresholds".into(), self.thresholds.len(), n, "features")?;
+        for (j, t) in self.thresholds.iter().enumerate() {
+            if let Some(i) = t.iter().position(|x| x.is_nan()) {
+                return Err(InvalidModel::new(
+                    format!("thresholds[{j}][{i}]"),
+                    "NaN where a number is needed",
+                ));
+            }
+        }
+        if !self.had_missing.is_empty() {
+            length(
+                || "had_missing".into(),
+                self.had_missing.len(),
+                n,
+                "features",
+            )?;
+        }
+        for (i, s) in self.standardizers.iter().enumerate() {
+            let at = |f: &str| format!("standardizers[{i}].{f}");
+            index(|| at("feature"), s.feature, n, "features")?;
+            finite(|| at("mean"), s.mean)?;
+            finite(|| at("std"), s.std)?;
+            if s.std <= 0.0 {
+                return Err(InvalidModel::new(at("std"), "is not positive"));
+            }
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -102,6 +102,7 @@ pub mod params;
 pub mod pricing;
 pub mod rulefit;
 mod sample;
+pub mod validate;
 
 pub use binarize::{Binarizer, BinarizerParams, BinaryMatrix, DropReason, Standardizer};
 pub use error::{Error, Result};

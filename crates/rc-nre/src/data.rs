@@ -393,6 +393,26 @@ pub(crate) fn select_rows(x: &DMatrix<f64>, rows: &[usize]) -> DMatrix<f64> {
     out
 }
 
+impl Standardizer {
+    /// Checks a standardizer read from a model file: one mean and one
+    /// scale per feature of `n_features`, means finite, scales finite and
+    /// positive.
+    ///
+    /// # Errors
+    /// [`rulecover_core::InvalidModel`] at `mean` or `scale`.
+    pub fn check(&self, n_features: usize) -> rulecover_core::validate::Validity {
+        use rulecover_core::validate::{all_finite, length, InvalidModel};
+        length(|| "mean".into(), self.mean.len(), n_features, "features")?;
+        length(|| "scale".into(), self.scale.len(), n_features, "features")?;
+        all_finite("mean", &self.mean)?;
+        all_finite("scale", &self.scale)?;
+        match self.scale.iter().position(|&s| s <= 0.0) {
+            Some(j) => Err(InvalidModel::new(format!("scale[{j}]"), "is not positive")),
+            None => Ok(()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

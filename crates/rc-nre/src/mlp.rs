@@ -340,3 +340,44 @@ impl Fitted for MlpModel {
         &self.encoder
     }
 }
+
+impl Mlp {
+    /// Checks a network read from a model file: `p·h + 2h + 1` finite
+    /// parameters (computed with checked arithmetic).
+    ///
+    /// # Errors
+    /// [`rulecover_core::InvalidModel`] at `params` or `h`.
+    pub fn check(&self) -> rulecover_core::validate::Validity {
+        use rulecover_core::validate::{all_finite, length, InvalidModel};
+        let len = self
+            .p
+            .checked_mul(self.h)
+            .and_then(|w| w.checked_add(self.h.checked_mul(2)?))
+            .and_then(|n| n.checked_add(1))
+            .ok_or_else(|| InvalidModel::new("h", "the network is too large"))?;
+        length(
+            || "params".into(),
+            self.params.len(),
+            len,
+            "parameters of the layers",
+        )?;
+        all_finite("params", &self.params)
+    }
+}
+
+impl rulecover_core::Validate for MlpModel {
+    /// The encoder holds together and has two classes; the standardizer
+    /// and the network read its encoded features; the network holds
+    /// together.
+    fn validate(&self) -> rulecover_core::validate::Validity {
+        use rulecover_core::validate::length;
+        self.encoder.validate().map_err(|e| e.within("encoder"))?;
+        crate::model::check_two_classes(&self.encoder)?;
+        let n = self.encoder.encoded_features().len();
+        self.standardizer
+            .check(n)
+            .map_err(|e| e.within("standardizer"))?;
+        length(|| "network.p".into(), self.network.p, n, "encoded features")?;
+        self.network.check().map_err(|e| e.within("network"))
+    }
+}

@@ -800,3 +800,52 @@ impl RuleModel for NreModel {
         }
     }
 }
+
+/// `Err` unless the encoder's schema has two classes (or no class target):
+/// NRE and the MLP predict two class probabilities.
+pub(crate) fn check_two_classes(encoder: &Encoder) -> rulecover_core::validate::Validity {
+    let k = encoder.schema().classes().len();
+    if k == 2 {
+        Ok(())
+    } else {
+        Err(rulecover_core::InvalidModel::new(
+            "encoder.schema.target",
+            format!("the model predicts two classes but its schema names {k}"),
+        ))
+    }
+}
+
+impl rulecover_core::Validate for NreModel {
+    /// The encoder holds together and has two classes; the standardizer
+    /// reads its encoded features; every input is one of them; the
+    /// network has one input per input column and holds together; one
+    /// leaf and one coverage per rule (when kept); the prior is finite.
+    fn validate(&self) -> rulecover_core::validate::Validity {
+        use rulecover_core::validate::{finite, index, length};
+        self.encoder.validate().map_err(|e| e.within("encoder"))?;
+        check_two_classes(&self.encoder)?;
+        let n = self.encoder.encoded_features().len();
+        self.standardizer
+            .check(n)
+            .map_err(|e| e.within("standardizer"))?;
+        for (i, &j) in self.inputs.iter().enumerate() {
+            index(|| format!("inputs[{i}]"), j, n, "encoded features")?;
+        }
+        self.network.check().map_err(|e| e.within("network"))?;
+        length(
+            || "network.q".into(),
+            self.network.n_inputs(),
+            self.inputs.len(),
+            "inputs",
+        )?;
+        let m = self.network.n_rules();
+        if !self.leaves.is_empty() {
+            length(|| "leaves".into(), self.leaves.len(), m, "rules")?;
+        }
+        if !self.paths.is_empty() {
+            length(|| "paths".into(), self.paths.len(), m, "rules")?;
+        }
+        length(|| "coverage".into(), self.coverage.len(), m, "rules")?;
+        finite(|| "prior".into(), self.prior)
+    }
+}

@@ -585,6 +585,93 @@ impl Network for NeuralRules {
     }
 }
 
+impl NeuralRules {
+    /// Checks a network read from a model file: `offsets` the running
+    /// sums of `units`, the layout the one `q`, `units` and `deep` make
+    /// (with or without rule offsets), as many finite parameters as it
+    /// places. Sizes are computed with checked arithmetic, so a file
+    /// cannot make them overflow.
+    ///
+    /// # Errors
+    /// [`rulecover_core::InvalidModel`] naming the field.
+    pub fn check(&self) -> rulecover_core::validate::Validity {
+        use rulecover_core::validate::{all_finite, length, InvalidModel};
+        let m = self.units.len();
+        length(
+            || "offsets".into(),
+            self.offsets.len(),
+            m + 1,
+            "rules and one",
+        )?;
+        let mut sum = 0usize;
+        for (k, &u) in std::iter::once(&0).chain(&self.units).enumerate() {
+            sum = sum
+                .checked_add(u)
+                .ok_or_else(|| InvalidModel::new(format!("units[{}]", k - 1), "too large"))?;
+            if self.offsets[k] != sum {
+                return Err(InvalidModel::new(
+                    format!("offsets[{k}]"),
+                    format!("is {} but the units before sum to {sum}", self.offsets[k]),
+                ));
+            }
+        }
+        let expected = checked_layout(self.q, &self.units, self.deep)
+            .ok_or_else(|| InvalidModel::new("units", "the network is too large"))?;
+        let base = Layout {
+            d: None,
+            ..self.layout.clone()
+        };
+        let with_offsets = self.layout.d.map(|d| (d, self.layout.len.checked_sub(m)));
+        let fits = match with_offsets {
+            None => base == expected,
+            Some((d, Some(len))) => d == expected.len && Layout { len, ..base } == expected,
+            Some((_, None)) => false,
+        };
+        if !fits {
+            return Err(InvalidModel::new(
+                "layout",
+                "does not match the network's inputs, units and depth",
+            ));
+        }
+        length(
+            || "params".into(),
+            self.params.len(),
+            self.layout.len,
+            "parameters in the layout",
+        )?;
+        all_finite("params", &self.params)
+    }
+}
+
+/// [`Layout::new`] with checked arithmetic: `None` when a size overflows.
+fn checked_layout(q: usize, units: &[usize], deep: bool) -> Option<Layout> {
+    let h = units.iter().try_fold(0usize, |s, &u| s.checked_add(u))?;
+    let m = units.len();
+    let a = q.checked_mul(h)?;
+    let c = a.checked_add(h)?;
+    let mut v = Vec::new();
+    let mut end = c.checked_add(m)?;
+    let mut b = end;
+    if deep {
+        v.push(end);
+        for &d in units {
+            end = end.checked_add(d.checked_mul(d)?)?;
+            v.push(end);
+        }
+        b = end;
+        end = end.checked_add(h)?;
+    }
+    Some(Layout {
+        w: 0,
+        a,
+        c,
+        v,
+        b,
+        d: None,
+        len: end,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -509,3 +509,15 @@ impl TryFrom<AdaBoostRepr> for AdaBoost {
         Ok(model)
     }
 }
+
+impl rulecover_core::Validate for AdaBoost {
+    /// The encoder and every tree hold together; the estimator weights
+    /// and the learning rate are finite.
+    fn validate(&self) -> rulecover_core::validate::Validity {
+        use rulecover_core::validate::{all_finite, finite};
+        self.encoder.validate().map_err(|e| e.within("encoder"))?;
+        crate::tree::check_trees(&self.trees)?;
+        all_finite("estimator_weights", &self.estimator_weights)?;
+        finite(|| "learning_rate".into(), self.learning_rate)
+    }
+}

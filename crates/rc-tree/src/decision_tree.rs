@@ -360,3 +360,12 @@ impl TryFrom<DecisionTreeRepr> for DecisionTree {
         Ok(model)
     }
 }
+
+impl rulecover_core::Validate for DecisionTree {
+    /// The encoder and the tree hold together (what deserialization checks
+    /// of their agreement aside).
+    fn validate(&self) -> rulecover_core::validate::Validity {
+        self.encoder.validate().map_err(|e| e.within("encoder"))?;
+        self.tree.validate().map_err(|e| e.within("tree"))
+    }
+}

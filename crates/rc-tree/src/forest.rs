@@ -423,3 +423,11 @@ impl TryFrom<RandomForestRepr> for RandomForest {
         Ok(model)
     }
 }
+
+impl rulecover_core::Validate for RandomForest {
+    /// The encoder and every tree hold together.
+    fn validate(&self) -> rulecover_core::validate::Validity {
+        self.encoder.validate().map_err(|e| e.within("encoder"))?;
+        crate::tree::check_trees(&self.trees)
+    }
+}

@@ -579,3 +579,15 @@ impl TryFrom<GradientBoostingRepr> for GradientBoosting {
         Ok(model)
     }
 }
+
+impl rulecover_core::Validate for GradientBoosting {
+    /// The encoder and every tree hold together; the initial scores and
+    /// the learning rate are finite.
+    fn validate(&self) -> rulecover_core::validate::Validity {
+        use rulecover_core::validate::{all_finite, finite};
+        self.encoder.validate().map_err(|e| e.within("encoder"))?;
+        crate::tree::check_trees(&self.trees)?;
+        all_finite("init", &self.init)?;
+        finite(|| "learning_rate".into(), self.learning_rate)
+    }
+}

@@ -166,7 +166,10 @@ impl Tree {
             self.weighted_n_node_samples.len(),
             self.depth.len(),
         ];
-        if n == 0 || lens.iter().any(|&l| l != n) || self.value.len() != n * self.n_values() {
+        if n == 0
+            || lens.iter().any(|&l| l != n)
+            || Some(self.value.len()) != n.checked_mul(self.n_values())
+        {
             return Err(format!("tree: inconsistent node arrays for {n} nodes"));
         }
         for (id, nav) in self.nav.iter().enumerate() {
@@ -578,4 +581,35 @@ fn lomuto(seg: &mut [u32], goes_left: impl Fn(usize) -> bool) -> usize {
         }
     }
     l
+}
+
+impl rulecover_core::Validate for Tree {
+    /// The node arrays agree in length (`value` holding `n_values` per
+    /// node); a split's right child comes after its left child (`id + 1`,
+    /// preorder), so the tree is acyclic; the features split are in range;
+    /// thresholds and values are numbers (not NaN).
+    fn validate(&self) -> rulecover_core::validate::Validity {
+        use rulecover_core::validate::{not_nan, InvalidModel};
+        self.check().map_err(|e| InvalidModel::new("nav", e))?;
+        for (id, nav) in self.nav.iter().enumerate() {
+            not_nan(|| format!("nav[{id}].t"), nav.t)?;
+        }
+        match self.value.iter().position(|v| v.is_nan()) {
+            Some(i) => Err(InvalidModel::new(
+                format!("value[{i}]"),
+                "NaN where a number is needed",
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Checks the trees of an ensemble ([`rulecover_core::Validate`] of each,
+/// at `trees[i]`).
+pub(crate) fn check_trees(trees: &[Tree]) -> rulecover_core::validate::Validity {
+    use rulecover_core::Validate;
+    for (i, t) in trees.iter().enumerate() {
+        t.validate().map_err(|e| e.within(&format!("trees[{i}]")))?;
+    }
+    Ok(())
 }

@@ -48,6 +48,7 @@ pub mod shared;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod traits;
+pub mod validate;
 pub mod weights;
 pub mod zeror;
 
@@ -64,6 +65,7 @@ pub use rule::{Condition, Op, Rule};
 pub use ruleset::{Antecedent, ObliqueCondition, Outcome, RuleSet, WeightedRule};
 pub use schema::{Encoder, Encoding, Schema, TargetSchema, UnseenLevel};
 pub use traits::{Fit, Fitted, PoolRule, Predict, Reseed, RuleModel, RuleSource};
+pub use validate::{InvalidModel, Validate};
 pub use zeror::{ZeroR, ZeroRModel, ZeroRPrediction};
 
 /// The traits and types most programs need: `use rulecover_core::prelude::*;`.

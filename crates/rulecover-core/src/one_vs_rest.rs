@@ -393,6 +393,50 @@ where
     }
 }
 
+impl<M> crate::validate::Validate for OneVsRestModel<M>
+where
+    M: crate::validate::Validate + Fitted,
+{
+    /// The encoder holds together and names the classes; there is one
+    /// class model per class; each binary model holds together, learns
+    /// two classes and reads the encoder's features; a constant is a
+    /// probability.
+    fn validate(&self) -> crate::validate::Validity {
+        use crate::validate::{length, probability, InvalidModel};
+        let k = self.encoder.schema().classes().len();
+        self.encoder
+            .check_with_classes("models", self.models.len())?;
+        length(|| "models".into(), self.models.len(), k, "classes")?;
+        for (c, model) in self.models.iter().enumerate() {
+            match model {
+                ClassModel::Constant(p) => {
+                    probability(|| format!("models[{c}].Constant"), *p)?;
+                }
+                ClassModel::Binary(m) => {
+                    let at = format!("models[{c}].Binary");
+                    m.validate().map_err(|e| e.within(&at))?;
+                    if m.classes().len() != 2 {
+                        return Err(InvalidModel::new(
+                            format!("{at}.encoder.schema.target"),
+                            format!(
+                                "a one-vs-rest class model has two classes, not {}",
+                                m.classes().len()
+                            ),
+                        ));
+                    }
+                    if m.schema().features != self.encoder.encoded_features() {
+                        return Err(InvalidModel::new(
+                            format!("{at}.encoder.schema.features"),
+                            "differ from the one-vs-rest model's features",
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

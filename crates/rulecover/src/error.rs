@@ -158,6 +158,19 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// A model file's model does not hold together: an index out of
+    /// range, a length that disagrees with what it indexes, a class or
+    /// feature count that differs from the schema, a number that is not
+    /// finite where the model needs one ([`rulecover_core::Validate`]).
+    #[error("{file}: field '{field}': {message}")]
+    InvalidModel {
+        /// The file (or `<string>`).
+        file: String,
+        /// The field's path in the file, e.g. `model.trees[3].nav`.
+        field: String,
+        /// What is wrong with it.
+        message: String,
+    },
     /// A model could not be written as JSON.
     #[error("cannot write the '{kind}' model as JSON: {message}")]
     Serialize {

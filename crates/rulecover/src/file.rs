@@ -40,6 +40,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use rulecover_core::envelope::{Envelope, EnvelopeError, Subject};
+use rulecover_core::Validate;
 
 use crate::error::{Error, Result};
 use crate::fitted::FittedModel;
@@ -129,8 +130,9 @@ impl FittedModel {
     ///   JSON;
     /// - [`Error::FormatVersion`] for another `format_version`;
     /// - [`Error::UnknownKind`] for a `kind` that is not a tabular method;
-    /// - [`Error::Envelope`] for a missing field or one of the wrong shape,
-    ///   or a model that fails its own checks.
+    /// - [`Error::Envelope`] for a missing field or one of the wrong shape;
+    /// - [`Error::InvalidModel`] naming the field for a model that fails
+    ///   its own checks ([`rulecover_core::Validate`], run once here).
     pub fn from_json(text: &str) -> Result<FittedModel> {
         from_json_named(text, STRING_SOURCE)
     }
@@ -177,19 +179,22 @@ fn from_json_named(text: &str, file: &str) -> Result<FittedModel> {
     let model = learner
         .read_model(envelope.model, one_vs_rest)
         .map_err(|e| shape(file, "model", e))?;
-    model.validate().map_err(|e| shape(file, "model", e))?;
-    if let Some(classes) = model.one_vs_rest_classes() {
-        if classes != schema.classes() {
-            return Err(shape(
-                file,
-                "model",
-                format!(
-                    "the one-vs-rest model has the classes [{}] but the schema [{}]",
-                    classes.join(", "),
-                    schema.classes().join(", ")
-                ),
-            ));
-        }
+    let invalid = |e: rulecover_core::InvalidModel| Error::InvalidModel {
+        file: file.into(),
+        field: e.field,
+        message: e.message,
+    };
+    schema.validate().map_err(|e| invalid(e.within("schema")))?;
+    model.validate().map_err(|e| invalid(e.within("model")))?;
+    if model.classes() != schema.classes() {
+        return Err(invalid(rulecover_core::InvalidModel::new(
+            "schema.target",
+            format!(
+                "names the classes [{}] but the model [{}]",
+                schema.classes().join(", "),
+                model.classes().join(", ")
+            ),
+        )));
     }
     Ok(FittedModel {
         method,

@@ -10,7 +10,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
-use rulecover_core::{Dataset, Predictions, RuleModel, RuleSet};
+use rulecover_core::{Dataset, InvalidModel, Predictions, RuleModel, RuleSet};
 
 use crate::error::{BoxedError, Error, Result};
 
@@ -31,16 +31,21 @@ pub trait ModelKind:
     fn rules(&self) -> Option<&dyn RuleModel>;
 
     /// Checks that a model read from a file holds together (indices in
-    /// range, finite numbers, ...), so that a bad file is an error on
-    /// load rather than a panic at prediction. Every model kind is to
-    /// validate itself here; the default accepts the model (the checks of
-    /// each kind are yet to be written). Called on every load.
+    /// range, trees acyclic, lengths consistent, class and feature counts
+    /// agreeing with the schema, finite numbers where they are needed),
+    /// so that a bad file is an error on load rather than a panic at
+    /// prediction: the model crate's [`rulecover_core::Validate`].
+    /// Called once on every load, never on prediction.
     ///
     /// # Errors
-    /// What is wrong, in words.
-    fn validate(&self) -> std::result::Result<(), String> {
-        Ok(())
-    }
+    /// The offending field's path from the model (`trees[3].nodes[17]`)
+    /// and what is wrong with it.
+    fn validate(&self) -> std::result::Result<(), InvalidModel>;
+
+    /// The class names the model predicts, in class order (its own
+    /// encoder's; empty for a regression model). A model file whose
+    /// schema names other classes is an error on load.
+    fn classes(&self) -> &[String];
 
     /// The classes of a one-vs-rest model (`None` for any other).
     fn one_vs_rest_classes(&self) -> Option<&[String]> {
@@ -70,6 +75,14 @@ macro_rules! rule_model_kinds {
             fn rules(&self) -> Option<&dyn rulecover_core::RuleModel> {
                 Some(self)
             }
+
+            fn validate(&self) -> std::result::Result<(), rulecover_core::InvalidModel> {
+                rulecover_core::Validate::validate(self)
+            }
+
+            fn classes(&self) -> &[String] {
+                rulecover_core::Fitted::classes(self)
+            }
         }
     )*};
 }
@@ -80,7 +93,8 @@ trait Object: fmt::Debug + Send + Sync + Any {
     fn predict(&self, data: &Dataset) -> std::result::Result<Predictions, BoxedError>;
     fn rules(&self) -> Option<&dyn RuleModel>;
     fn to_value(&self) -> serde_json::Result<Value>;
-    fn validate(&self) -> std::result::Result<(), String>;
+    fn validate(&self) -> std::result::Result<(), InvalidModel>;
+    fn classes(&self) -> &[String];
     fn one_vs_rest_classes(&self) -> Option<&[String]>;
     fn reading_missing_as_literals(&self) -> Option<Model>;
     fn clone_box(&self) -> Box<dyn Object>;
@@ -98,8 +112,11 @@ impl<M: ModelKind> Object for M {
     fn to_value(&self) -> serde_json::Result<Value> {
         crate::json::to_value(self)
     }
-    fn validate(&self) -> std::result::Result<(), String> {
+    fn validate(&self) -> std::result::Result<(), InvalidModel> {
         ModelKind::validate(self)
+    }
+    fn classes(&self) -> &[String] {
+        ModelKind::classes(self)
     }
     fn one_vs_rest_classes(&self) -> Option<&[String]> {
         ModelKind::one_vs_rest_classes(self)
@@ -172,8 +189,13 @@ impl Model {
     }
 
     /// The model's own checks ([`ModelKind::validate`]).
-    pub(crate) fn validate(&self) -> std::result::Result<(), String> {
+    pub(crate) fn validate(&self) -> std::result::Result<(), InvalidModel> {
         self.0.validate()
+    }
+
+    /// The classes the model predicts ([`ModelKind::classes`]).
+    pub(crate) fn classes(&self) -> &[String] {
+        self.0.classes()
     }
 
     /// A copy reading a missing value as its literals do, or `None`

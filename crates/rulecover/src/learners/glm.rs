@@ -197,6 +197,12 @@ impl ModelKind for GlrmModel {
     fn rules(&self) -> Option<&dyn RuleModel> {
         Some(self)
     }
+    fn validate(&self) -> std::result::Result<(), rulecover_core::InvalidModel> {
+        rulecover_core::Validate::validate(self)
+    }
+    fn classes(&self) -> &[String] {
+        Fitted::classes(self)
+    }
     fn reading_missing_as_literals(&self) -> Option<Self> {
         let lenient = UnseenMissing::AsLiterals;
         (self.unseen_missing() != lenient).then(|| {
@@ -214,8 +220,14 @@ impl ModelKind for OneVsRestModel<GlrmModel> {
     fn rules(&self) -> Option<&dyn RuleModel> {
         Some(self)
     }
+    fn validate(&self) -> std::result::Result<(), rulecover_core::InvalidModel> {
+        rulecover_core::Validate::validate(self)
+    }
+    fn classes(&self) -> &[String] {
+        Fitted::classes(self)
+    }
     fn one_vs_rest_classes(&self) -> Option<&[String]> {
-        Some(self.classes())
+        Some(Fitted::classes(self))
     }
     fn reading_missing_as_literals(&self) -> Option<Self> {
         let mut m = self.clone();
@@ -255,6 +267,24 @@ impl ModelKind for GbtModel {
     /// The boosted trees' rules, testing the indicator columns.
     fn rules(&self) -> Option<&dyn RuleModel> {
         Some(&self.boosting)
+    }
+    fn classes(&self) -> &[String] {
+        Fitted::classes(&self.boosting)
+    }
+    /// The binarizer and the boosted trees hold together, and the trees
+    /// read one column per primary literal.
+    fn validate(&self) -> std::result::Result<(), rulecover_core::InvalidModel> {
+        use rulecover_core::{Fitted, Validate};
+        self.binarizer
+            .validate()
+            .map_err(|e| e.within("binarizer"))?;
+        Validate::validate(&self.boosting).map_err(|e| e.within("boosting"))?;
+        rulecover_core::validate::length(
+            || "boosting.encoder.encoded".into(),
+            self.boosting.feature_names().len(),
+            self.binarizer.primary_literals().len(),
+            "primary literals of the binarizer",
+        )
     }
 }
 

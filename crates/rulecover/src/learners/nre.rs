@@ -23,8 +23,14 @@ impl ModelKind for OneVsRestModel<NreModel> {
     fn rules(&self) -> Option<&dyn RuleModel> {
         Some(self)
     }
+    fn validate(&self) -> std::result::Result<(), rulecover_core::InvalidModel> {
+        rulecover_core::Validate::validate(self)
+    }
+    fn classes(&self) -> &[String] {
+        Fitted::classes(self)
+    }
     fn one_vs_rest_classes(&self) -> Option<&[String]> {
-        Some(self.classes())
+        Some(Fitted::classes(self))
     }
 }
 
@@ -36,6 +42,12 @@ impl ModelKind for MlpModel {
     fn rules(&self) -> Option<&dyn RuleModel> {
         None
     }
+    fn validate(&self) -> std::result::Result<(), rulecover_core::InvalidModel> {
+        rulecover_core::Validate::validate(self)
+    }
+    fn classes(&self) -> &[String] {
+        Fitted::classes(self)
+    }
 }
 
 impl ModelKind for OneVsRestModel<MlpModel> {
@@ -46,8 +58,14 @@ impl ModelKind for OneVsRestModel<MlpModel> {
     fn rules(&self) -> Option<&dyn RuleModel> {
         None
     }
+    fn validate(&self) -> std::result::Result<(), rulecover_core::InvalidModel> {
+        rulecover_core::Validate::validate(self)
+    }
+    fn classes(&self) -> &[String] {
+        Fitted::classes(self)
+    }
     fn one_vs_rest_classes(&self) -> Option<&[String]> {
-        Some(self.classes())
+        Some(Fitted::classes(self))
     }
 }
 
