@@ -60,6 +60,8 @@ fuzz options:
   --corpus DIR       seed corpus root (default fuzz/corpus)
   --timeout N        seconds one input may run before it is a hang (default 10)
   --regressions      run each file of fuzz/regressions/TARGET/ once instead
+  --keep-going       record up to 20 findings per target instead of stopping
+                     at the first
   --list             list the targets and what they call
 
 scaling options:

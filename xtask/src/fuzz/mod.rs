@@ -89,7 +89,13 @@ pub struct FuzzArgs {
     pub regressions: bool,
     /// List the targets and exit.
     pub list: bool,
+    /// Go on after a finding (up to [`MAX_FINDINGS`] per target) instead
+    /// of stopping at the first.
+    pub keep_going: bool,
 }
+
+/// Most findings one target records with `--keep-going`.
+pub const MAX_FINDINGS: usize = 20;
 
 impl Default for FuzzArgs {
     fn default() -> Self {
@@ -101,6 +107,7 @@ impl Default for FuzzArgs {
             timeout: 10.0,
             regressions: false,
             list: false,
+            keep_going: false,
         }
     }
 }
@@ -136,6 +143,7 @@ pub fn parse_args(args: impl Iterator<Item = String>) -> Result<FuzzArgs> {
             }
             "--regressions" => out.regressions = true,
             "--list" => out.list = true,
+            "--keep-going" => out.keep_going = true,
             s if s.starts_with('-') => {
                 return Err(Error::Usage(format!("fuzz: unknown option '{s}'")));
             }
@@ -309,7 +317,7 @@ pub struct TargetRun {
 }
 
 /// Fuzzes one target for `seconds` from `seeds`; stops at the first
-/// finding (written under `findings_dir`).
+/// finding (written under `findings_dir`) unless `keep_going`.
 pub fn fuzz_target(
     target: &Target,
     seeds: &[Vec<u8>],
@@ -317,6 +325,7 @@ pub fn fuzz_target(
     seed: u64,
     timeout: Duration,
     findings_dir: &Path,
+    keep_going: bool,
 ) -> Result<TargetRun> {
     // Each target draws its own stream of the one seed.
     let index = target
@@ -330,7 +339,7 @@ pub fn fuzz_target(
         seeds.to_vec()
     };
     let n_seeds = pool.len();
-    let worker = Worker::new(target.run, timeout);
+    let mut worker = Worker::new(target.run, timeout);
     let mut run = TargetRun {
         name: target.name,
         execs: 0,
@@ -367,13 +376,19 @@ pub fn fuzz_target(
             }
             Outcome::Done(Verdict::Rejected) => {}
             other => {
+                let hang = matches!(other, Outcome::Hang);
                 let what = match other {
                     Outcome::Panic(m) => format!("panic: {m}"),
                     _ => format!("no result within {:.1} s", timeout.as_secs_f64()),
                 };
                 let path = write_finding(findings_dir, target.name, &input, &what)?;
                 run.findings.push((path, what));
-                break;
+                if !keep_going || run.findings.len() >= MAX_FINDINGS {
+                    break;
+                }
+                if hang {
+                    worker = Worker::new(target.run, timeout);
+                }
             }
         }
     }
@@ -452,6 +467,7 @@ pub fn main(args: &FuzzArgs) -> Result<()> {
             args.seed,
             timeout,
             &root.join("fuzz").join("findings"),
+            args.keep_going,
         )?;
         println!(
             "{:<12} {:>9} inputs ({:>8} accepted) in {:>6.1} s, {} seeds, {}",
