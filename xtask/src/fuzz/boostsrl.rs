@@ -10,13 +10,13 @@ use rc_logic::symbols::Vocabulary;
 
 use super::{Target, Verdict};
 
-const BACKGROUND: &str = "setParam: maxTreeDepth=2.\nmode: smokes(+person).\n\
+pub(super) const BACKGROUND: &str = "setParam: maxTreeDepth=2.\nmode: smokes(+person).\n\
                           mode: friends(+person,-person).\nmode: friends(-person,+person).\n\
                           mode: cancer(+person).\nmode: age(+person,#age).\n";
-const FACTS: &str = "friends(ann,bob).\nfriends(bob,cid).\nfriends(cid,dan).\ncancer(bob).\n\
+pub(super) const FACTS: &str = "friends(ann,bob).\nfriends(bob,cid).\nfriends(cid,dan).\ncancer(bob).\n\
                      cancer(dan).\nage(ann,30).\nage(bob,\"thirty one\").\n";
-const POS: &str = "smokes(ann).\nsmokes(bob).\n";
-const NEG: &str = "smokes(cid).\nsmokes(dan).\n";
+pub(super) const POS: &str = "smokes(ann).\nsmokes(bob).\n";
+pub(super) const NEG: &str = "smokes(cid).\nsmokes(dan).\n";
 
 /// BoostSRL words worth inserting.
 const WORDS: &[&str] = &[

@@ -151,5 +151,19 @@ mod tests {
             let path = dir.join(format!("{i:02}-{id}.json"));
             std::fs::write(&path, model.to_json().unwrap()).unwrap();
         }
+        use super::super::boostsrl::{BACKGROUND, FACTS, NEG, POS};
+        let problem = rc_logic::Problem::from_texts(
+            (BACKGROUND, "bk"),
+            "smokes",
+            rc_logic::SplitText {
+                facts: (FACTS, "facts"),
+                pos: (POS, "pos"),
+                neg: (NEG, "neg"),
+            },
+            None,
+        )
+        .unwrap();
+        let fit = rulecover::fit_relational("rfgb", &[("n_trees", "2")], &problem, 1).unwrap();
+        std::fs::write(dir.join("13-rfgb.json"), fit.to_json().unwrap()).unwrap();
     }
 }
