@@ -127,11 +127,11 @@ impl RelationalModel {
     /// Tree `index` (0-based, `0..n_trees`) printed in the TILDE form;
     /// an `IndexError` outside that range.
     fn render_tree(&self, index: usize) -> PyResult<String> {
-        match self.ensemble.trees.get(index) {
-            Some(tree) => Ok(tree.render(&self.ensemble.vocab)),
+        match self.fitted.ensemble.trees.get(index) {
+            Some(tree) => Ok(tree.render(&self.fitted.ensemble.vocab)),
             None => Err(PyIndexError::new_err(format!(
                 "tree index {index} out of range ({} trees)",
-                self.ensemble.trees.len()
+                self.fitted.ensemble.trees.len()
             ))),
         }
     }

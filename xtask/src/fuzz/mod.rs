@@ -187,24 +187,34 @@ pub fn files_in(dir: &Path) -> Result<Vec<(PathBuf, Vec<u8>)>> {
         .collect()
 }
 
-/// The message of the last panic on any thread (the panic hook keeps it;
-/// the default hook's output would drown the progress lines).
+/// The message of the last panic on a worker thread (the panic hook keeps
+/// it; the default hook's output would drown the progress lines).
 fn last_panic() -> &'static Mutex<Option<String>> {
     static LAST: OnceLock<Mutex<Option<String>>> = OnceLock::new();
     LAST.get_or_init(|| Mutex::new(None))
 }
 
+/// Keeps the message of a panic on a fuzz worker thread instead of
+/// printing it; panics elsewhere (other tests, threads a target starts)
+/// go to the hook that was there before.
 fn install_quiet_hook() {
     static ONCE: OnceLock<()> = OnceLock::new();
     ONCE.get_or_init(|| {
-        std::panic::set_hook(Box::new(|info| {
-            let text = format!("{info}");
-            if let Ok(mut last) = last_panic().lock() {
-                *last = Some(text);
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if std::thread::current().name() == Some(WORKER_NAME) {
+                if let Ok(mut last) = last_panic().lock() {
+                    *last = Some(format!("{info}"));
+                }
+            } else {
+                previous(info);
             }
         }));
     });
 }
+
+/// The name of the threads that run inputs.
+const WORKER_NAME: &str = "fuzz-worker";
 
 /// How one input ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -232,7 +242,7 @@ impl Worker {
         let (send, inputs) = mpsc::channel::<Vec<u8>>();
         let (results, recv) = mpsc::channel();
         std::thread::Builder::new()
-            .name("fuzz-worker".into())
+            .name(WORKER_NAME.into())
             .stack_size(64 << 20)
             .spawn(move || {
                 for input in inputs {
@@ -241,7 +251,7 @@ impl Worker {
                         Ok(v) => Outcome::Done(v),
                         Err(payload) => {
                             let hooked = last_panic().lock().ok().and_then(|mut l| l.take());
-                            Outcome::Panic(hooked.unwrap_or_else(|| payload_text(&payload)))
+                            Outcome::Panic(hooked.unwrap_or_else(|| payload_text(&*payload)))
                         }
                     };
                     if results.send(outcome).is_err() {
@@ -284,7 +294,7 @@ impl Drop for Worker {
     }
 }
 
-fn payload_text(payload: &Box<dyn std::any::Any + Send>) -> String {
+fn payload_text(payload: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
         (*s).to_string()
     } else if let Some(s) = payload.downcast_ref::<String>() {
