@@ -13,16 +13,43 @@ use super::{Target, Verdict};
 pub(super) const BACKGROUND: &str = "setParam: maxTreeDepth=2.\nmode: smokes(+person).\n\
                           mode: friends(+person,-person).\nmode: friends(-person,+person).\n\
                           mode: cancer(+person).\nmode: age(+person,#age).\n";
-pub(super) const FACTS: &str = "friends(ann,bob).\nfriends(bob,cid).\nfriends(cid,dan).\ncancer(bob).\n\
+pub(super) const FACTS: &str =
+    "friends(ann,bob).\nfriends(bob,cid).\nfriends(cid,dan).\ncancer(bob).\n\
                      cancer(dan).\nage(ann,30).\nage(bob,\"thirty one\").\n";
 pub(super) const POS: &str = "smokes(ann).\nsmokes(bob).\n";
 pub(super) const NEG: &str = "smokes(cid).\nsmokes(dan).\n";
 
 /// BoostSRL words worth inserting.
 const WORDS: &[&str] = &[
-    "mode:", "+person", "-person", "#age", "`person", "&person", "smokes", "friends", "cancer",
-    "age", ":-", "setParam:", "maxTreeDepth=", "import:", "precompute:", "okIfUnknown:",
-    "usePrologVariables:", "/*", "*/", "//", "%", "(", ")", ".", "\"", "'", "_", "X", "p/2",
+    "mode:",
+    "+person",
+    "-person",
+    "#age",
+    "`person",
+    "&person",
+    "smokes",
+    "friends",
+    "cancer",
+    "age",
+    ":-",
+    "setParam:",
+    "maxTreeDepth=",
+    "import:",
+    "precompute:",
+    "okIfUnknown:",
+    "usePrologVariables:",
+    "/*",
+    "*/",
+    "//",
+    "%",
+    "(",
+    ")",
+    ".",
+    "\"",
+    "'",
+    "_",
+    "X",
+    "p/2",
 ];
 
 /// `facts`: the input as the training facts file.
@@ -46,7 +73,7 @@ pub fn examples() -> Target {
         dictionary: WORDS,
         run: |b| {
             let t = text(b);
-            if b.len() % 2 == 0 {
+            if b.len() & 1 == 0 {
                 load(BACKGROUND, FACTS, &t, NEG)
             } else {
                 load(BACKGROUND, FACTS, POS, &t)
@@ -126,7 +153,11 @@ fn load(background: &str, facts: &str, pos: &str, neg: &str) -> Verdict {
     match rulecover::fit_relational("rfgb", &params, &problem, 0) {
         Ok(fit) => {
             let p = fit.ensemble.predict_proba(&problem.train);
-            assert_eq!(p.len(), problem.train.examples.len(), "one probability per example");
+            assert_eq!(
+                p.len(),
+                problem.train.examples.len(),
+                "one probability per example"
+            );
             let _ = fit.ensemble.render();
             Verdict::Accepted
         }

@@ -7,8 +7,8 @@
 use std::io::Write;
 
 use rulecover_core::csv::{
-    read_csv, read_csv_str_with_report, ColumnKind, CsvOptions, MissingCategorical,
-    MissingNumeric, TaskKind,
+    read_csv, read_csv_str_with_report, ColumnKind, CsvOptions, MissingCategorical, MissingNumeric,
+    TaskKind,
 };
 use rulecover_core::schema::{Encoder, Encoding, Schema, UnseenLevel};
 use rulecover_core::Dataset;
@@ -17,7 +17,18 @@ use super::{Target, Verdict};
 
 /// CSV words worth inserting.
 const WORDS: &[&str] = &[
-    "y", "age", "color", "\"a,b\"", "\"a\"\"b\"", "<missing>", "-", "1.0", "1", "0", "yes", "no",
+    "y",
+    "age",
+    "color",
+    "\"a,b\"",
+    "\"a\"\"b\"",
+    "<missing>",
+    "-",
+    "1.0",
+    "1",
+    "0",
+    "yes",
+    "no",
 ];
 
 /// `csv`: `read_csv_str_with_report` (or `read_csv` on a file for bytes
@@ -68,25 +79,31 @@ fn options(k: u64) -> CsvOptions {
             ][((k >> 2) % 4) as usize]
                 .clone(),
         )
-        .task([TaskKind::Auto, TaskKind::Classification, TaskKind::Regression][((k >> 4) % 3) as usize]);
+        .task(
+            [
+                TaskKind::Auto,
+                TaskKind::Classification,
+                TaskKind::Regression,
+            ][((k >> 4) % 3) as usize],
+        );
     match (k >> 6) % 4 {
         0 => o = o.target("y"),
         1 => o = o.no_target(),
         _ => {}
     }
-    if (k >> 8) % 4 == 0 {
+    if (k >> 8) & 3 == 0 {
         o = o.default_kind(ColumnKind::Categorical);
     }
-    if (k >> 10) % 4 == 0 {
+    if (k >> 10) & 3 == 0 {
         o = o.kind("age", ColumnKind::Numeric);
     }
-    if (k >> 12) % 4 == 0 {
+    if (k >> 12) & 3 == 0 {
         o = o.positive_class("1");
     }
-    if (k >> 14) % 8 == 0 {
+    if (k >> 14) & 7 == 0 {
         o = o.delimiter(b';');
     }
-    if (k >> 17) % 8 == 0 {
+    if (k >> 17) & 7 == 0 {
         o = o.drop_column("id");
     }
     o
@@ -149,7 +166,7 @@ const TRAIN: &str = "age,color,flag,y\n31,red,1,yes\n52,blue,0,no\n47,<missing>,
 
 fn run_schema(input: &[u8]) -> Verdict {
     let k = knob(input);
-    let regression = (k >> 3) % 4 == 0;
+    let regression = (k >> 3) & 3 == 0;
     let task = if regression {
         TaskKind::Regression
     } else {
@@ -172,13 +189,13 @@ fn run_schema(input: &[u8]) -> Verdict {
     let mut opts = CsvOptions::default()
         .target("y")
         .schema(encoder.schema().clone());
-    if k % 2 == 0 {
+    if k & 1 == 0 {
         opts = opts.unseen_level(UnseenLevel::Missing);
     }
-    if (k >> 1) % 2 == 0 {
+    if (k >> 1) & 1 == 0 {
         opts = opts.missing_numeric(MissingNumeric::Keep);
     }
-    if (k >> 5) % 8 == 0 {
+    if (k >> 5) & 7 == 0 {
         opts = opts.missing_categorical(MissingCategorical::DropRows);
     }
     match read(input, &opts) {

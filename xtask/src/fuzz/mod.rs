@@ -493,7 +493,11 @@ pub fn main(args: &FuzzArgs) -> Result<()> {
             }
         );
         for (path, what) in &run.findings {
-            println!("  {}: {}", path.display(), what.lines().next().unwrap_or(""));
+            println!(
+                "  {}: {}",
+                path.display(),
+                what.lines().next().unwrap_or("")
+            );
         }
         failed += run.findings.len();
     }

@@ -66,8 +66,20 @@ fn pick<'a, T>(rng: &mut Rng, items: &'a [T]) -> &'a T {
 fn is_separator(b: u8) -> bool {
     matches!(
         b,
-        b',' | b'(' | b')' | b'.' | b' ' | b'\t' | b'\n' | b'\r' | b':' | b'"' | b'[' | b']'
-            | b'{' | b'}' | b'='
+        b',' | b'('
+            | b')'
+            | b'.'
+            | b' '
+            | b'\t'
+            | b'\n'
+            | b'\r'
+            | b':'
+            | b'"'
+            | b'['
+            | b']'
+            | b'{'
+            | b'}'
+            | b'='
     )
 }
 
@@ -155,7 +167,11 @@ fn one(s: &mut Vec<u8>, other: &[u8], dictionary: &[&str], rng: &mut Rng) {
         6 => {
             let ls = lines(s);
             if let Some(&(a, b)) = (!ls.is_empty()).then(|| pick(rng, &ls)) {
-                let times = if rng.below(8) == 0 { 1 + rng.below(200) } else { 1 };
+                let times = if rng.below(8) == 0 {
+                    1 + rng.below(200)
+                } else {
+                    1
+                };
                 let piece = s[a..b].to_vec();
                 for _ in 0..times {
                     s.splice(b..b, piece.iter().copied());
