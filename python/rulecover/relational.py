@@ -276,6 +276,23 @@ class BoostedRDNClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "_model")
         return self._model.render()
 
+    def __getstate__(self):
+        # The native model travels as its model file (as the tabular
+        # estimators' do), so fitted estimators pickle across processes
+        # (joblib, Dask).
+        state = dict(self.__dict__)
+        native = state.pop("_model", None)
+        if native is not None:
+            state["_model_state"] = native.state()
+        return state
+
+    def __setstate__(self, state):
+        state = dict(state)
+        parts = state.pop("_model_state", None)
+        self.__dict__.update(state)
+        if parts is not None:
+            self._model = RelationalModel.from_state(*parts)
+
     def compress(self, method="scote"):
         """One decision list equivalent to the ensemble: ``"scote"``
         (logically) or ``"ecote"`` (on the training examples)."""

@@ -110,7 +110,11 @@ impl RelationalModel {
     fn predict_proba(&self, py: Python<'_>, split: Texts, duplicates: &str) -> PyResult<Scored> {
         py.detach(|| {
             let (p, warnings) = problem(&self.background, &self.target, &split, duplicates)?;
-            let model = self.fitted.ensemble.rebind(&p.vocab).map_err(errors::logic)?;
+            let model = self
+                .fitted
+                .ensemble
+                .rebind(&p.vocab)
+                .map_err(errors::logic)?;
             Ok((
                 model.predict_proba(&p.train),
                 p.train.examples.labels.clone(),
@@ -148,6 +152,31 @@ impl RelationalModel {
         self.fitted.to_json().map_err(errors::registry)
     }
 
+    /// What a pickle carries: the background, target and training texts
+    /// and the model file (method, parameters, seed and ensemble) ([`RelationalModel::from_state`]
+    /// reads it back).
+    fn state(&self) -> PyResult<(String, String, Texts, String)> {
+        Ok((
+            self.background.clone(),
+            self.target.clone(),
+            self.train.clone(),
+            self.to_json()?,
+        ))
+    }
+
+    /// The model of [`RelationalModel::state`]'s parts; a damaged model
+    /// file is a `ValueError`.
+    #[staticmethod]
+    fn from_state(background: String, target: String, train: Texts, model: &str) -> PyResult<Self> {
+        let fitted = RelationalFit::from_json(model).map_err(errors::registry)?;
+        Ok(RelationalModel {
+            background,
+            target,
+            train,
+            fitted,
+        })
+    }
+
     /// Compresses the ensemble into one decision list: `"scote"`
     /// (logically equivalent) or `"ecote"` (equivalent on the training
     /// examples). The GIL is released while compressing.
@@ -159,7 +188,11 @@ impl RelationalModel {
                 "ecote" => {
                     // Warnings were given when the model was fitted.
                     let (p, _) = problem(&self.background, &self.target, &self.train, "warn")?;
-                    let ens = self.fitted.ensemble.rebind(&p.vocab).map_err(errors::logic)?;
+                    let ens = self
+                        .fitted
+                        .ensemble
+                        .rebind(&p.vocab)
+                        .map_err(errors::logic)?;
                     ecote(
                         &ens,
                         &p.train.facts,

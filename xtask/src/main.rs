@@ -20,6 +20,7 @@ mod suites;
 mod tables;
 #[cfg(test)]
 mod testing;
+mod wheel;
 
 use std::path::{Path, PathBuf};
 
@@ -47,6 +48,7 @@ fn main() {
         Command::Fuzz(args) => fuzz::main(&args),
         Command::Scaling(args) => scaling::command::scaling(&args),
         Command::ScalingPoint(args) => scaling::command::point(&args),
+        Command::Wheel(args) => wheel::wheel(&args),
     });
     if let Err(e) = outcome {
         eprintln!("error: {e}");
