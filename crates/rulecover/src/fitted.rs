@@ -106,6 +106,15 @@ pub fn fit<K: AsRef<str>, V: AsRef<str>>(
 /// canonical strings (a model file's `params`). Nothing is fitted: the
 /// command line's parameter checks without data.
 ///
+/// ```
+/// let p = rulecover::resolve_params("rux-rf", &[("n_estimators", "10")])?;
+/// assert_eq!(p["n_estimators"], "10");
+/// assert_eq!(p["max_depth"], "2"); // the paper's default
+/// assert!(rulecover::resolve_params("rux-rf", &[("n_estimators", "ten")]).is_err());
+/// assert!(rulecover::resolve_params("rux-rf", &[("no_such", "1")]).is_err());
+/// # Ok::<(), rulecover::Error>(())
+/// ```
+///
 /// # Errors
 /// [`Error::UnknownMethod`], [`Error::UnknownParameter`],
 /// [`Error::BadValue`], [`Error::DuplicateParameter`].
