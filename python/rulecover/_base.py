@@ -110,6 +110,29 @@ def seed_of(random_state):
     return int(check_random_state(random_state).randint(np.iinfo(np.int32).max))
 
 
+def _check_target(y, classifier):
+    """Raises ``ValueError`` naming the target and the row of a missing or
+    infinite target value (a classifier's label or a regressor's value)."""
+    if y.dtype.kind == "f":
+        bad = ~np.isfinite(y)
+    elif y.dtype.kind == "O":
+        try:
+            import pandas as pd
+
+            bad = np.asarray(pd.isna(y), dtype=bool)
+        except ImportError:  # pragma: no cover - pandas is a dependency
+            bad = np.array([v is None or (isinstance(v, float) and np.isnan(v)) for v in y])
+    else:
+        return
+    if bad.any():
+        row = int(np.argmax(bad))
+        what = "class label" if classifier else "value"
+        raise ValueError(
+            f"the target y, row {row + 1}: the {what} {y[row]!r} is missing or not "
+            "finite (Input y contains NaN or infinity)"
+        )
+
+
 class RulecoverEstimator(BaseEstimator):
     """Shared machinery; subclasses name the method and its parameters."""
 
@@ -134,6 +157,13 @@ class RulecoverEstimator(BaseEstimator):
         """``(names, columns)`` for the Rust side; sets ``n_features_in_`` and
         ``feature_names_in_`` when ``reset``."""
         if _data.is_dataframe(X):
+            dups = _data.duplicate_names(list(X.columns))
+            if dups:
+                raise ValueError(
+                    "duplicate column names: "
+                    + ", ".join(repr(d) for d in dups)
+                    + "; every column needs a name of its own"
+                )
             names = _data.string_columns(X)
             fitted = getattr(self, "feature_names_in_", None)
             if not reset and fitted is not None and names is not None:
@@ -154,6 +184,11 @@ class RulecoverEstimator(BaseEstimator):
                 if names is not None and (reset or fitted is not None):
                     return self._frame_columns(X, reset)
                 X = X.to_numpy(dtype=object)
+            else:
+                for j, name in enumerate(X.columns):
+                    col = X.iloc[:, j]
+                    if col.dtype.kind == "f":
+                        _data.check_finite(name, col.to_numpy())
         X = _validate(self, X, reset)
         if X.dtype.kind in ("U", "S"):
             X = X.astype(object)
@@ -197,6 +232,7 @@ class RulecoverEstimator(BaseEstimator):
             raise ValueError(
                 f"Found input variables with inconsistent numbers of samples: [{n}, {len(y)}]"
             )
+        _check_target(y, self._classifier)
         if self._classifier:
             check_classification_targets(y)
             classes, codes = np.unique(y, return_inverse=True)

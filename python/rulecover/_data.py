@@ -87,23 +87,67 @@ def _object_column(values):
         return _categorical(values, missing=missing)
 
 
-def frame_columns(X):
-    """Columns of a DataFrame for the Rust side."""
-    from pandas.api.types import is_bool_dtype, is_numeric_dtype
+def _frame_column(name, col):
+    from pandas.api.types import (
+        is_bool_dtype,
+        is_datetime64_any_dtype,
+        is_numeric_dtype,
+        is_timedelta64_dtype,
+    )
 
+    dtype = col.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        return _categorical(col.tolist(), dtype.categories.tolist())
+    if is_datetime64_any_dtype(dtype) or is_timedelta64_dtype(dtype) or isinstance(
+        dtype, pd.PeriodDtype
+    ):
+        raise TypeError(
+            f"column {name!r}: {dtype} values are not supported; convert them to "
+            "numbers (e.g. seconds) or to text first"
+        )
+    if is_bool_dtype(dtype) or is_numeric_dtype(dtype):
+        if is_bool_dtype(dtype) and col.isna().any():
+            return _categorical(col.tolist())
+        values = col.to_numpy(dtype=np.float64, na_value=np.nan)
+        check_finite(name, values)
+        return _numeric(values)
+    return _object_column(col.tolist())
+
+
+def check_finite(name, values):
+    """Raises ``ValueError`` naming the column and the first row of an
+    infinite value (NaN is a missing value, decided on the Rust side)."""
+    inf = np.isinf(values)
+    if inf.any():
+        row = int(np.argmax(inf))
+        raise ValueError(
+            f"column {name!r}, row {row + 1}: the value {values[row]} is infinite; "
+            "Input X contains infinity, which no learner reads"
+        )
+
+
+def duplicate_names(names):
+    """The column names that occur more than once, in order."""
+    seen, dups = set(), []
+    for n in names:
+        if n in seen and n not in dups:
+            dups.append(n)
+        seen.add(n)
+    return dups
+
+
+def frame_columns(X):
+    """Columns of a DataFrame for the Rust side; a column that cannot go
+    over raises ``TypeError``/``ValueError`` naming it."""
     cols = []
-    for name in X.columns:
-        col = X[name]
-        dtype = col.dtype
-        if isinstance(dtype, pd.CategoricalDtype):
-            cols.append(_categorical(col.tolist(), dtype.categories.tolist()))
-        elif is_bool_dtype(dtype) or is_numeric_dtype(dtype):
-            if is_bool_dtype(dtype) and col.isna().any():
-                cols.append(_categorical(col.tolist()))
-            else:
-                cols.append(_numeric(col.to_numpy(dtype=np.float64, na_value=np.nan)))
-        else:
-            cols.append(_object_column(col.tolist()))
+    for j, name in enumerate(X.columns):
+        col = X.iloc[:, j]
+        try:
+            cols.append(_frame_column(name, col))
+        except (TypeError, ValueError) as e:
+            if repr(name) in str(e):
+                raise
+            raise type(e)(f"column {name!r}: {e}") from e
     return cols
 
 
@@ -111,6 +155,8 @@ def array_columns(X):
     """Columns of a validated 2-D numpy array for the Rust side."""
     if X.dtype.kind in "biuf":
         return [_numeric(X[:, j]) for j in range(X.shape[1])]
+    if X.dtype.kind in "mM":
+        raise TypeError(f"{X.dtype} values are not supported; convert them to numbers first")
     return [_object_column(X[:, j].tolist()) for j in range(X.shape[1])]
 
 

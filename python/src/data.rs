@@ -72,7 +72,17 @@ pub fn column(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Column> {
 /// column).
 fn feature(name: String, column: Column) -> PyResult<(Feature, Vec<f64>)> {
     match column {
-        Column::Numeric(values) => Ok((Feature::numeric(name), values)),
+        Column::Numeric(values) => {
+            if let Some(row) = values.iter().position(|v| v.is_infinite()) {
+                return Err(PyValueError::new_err(format!(
+                    "column '{name}', row {}: the value {} is infinite (NaN is a missing \
+                     value; infinity is not)",
+                    row + 1,
+                    values[row]
+                )));
+            }
+            Ok((Feature::numeric(name), values))
+        }
         Column::Categorical { values, levels } => {
             let levels = levels.unwrap_or_else(|| {
                 let mut distinct: Vec<String> = values.iter().flatten().cloned().collect();
@@ -130,7 +140,16 @@ pub fn target(y: Option<&[u8]>, classes: Option<Vec<String>>) -> PyResult<Target
     };
     let values = f64s(y, "y")?;
     Ok(match classes {
-        None => Target::Real(values),
+        None => {
+            if let Some(row) = values.iter().position(|v| !v.is_finite()) {
+                return Err(PyValueError::new_err(format!(
+                    "the target y, row {}: the value {} is missing or not finite",
+                    row + 1,
+                    values[row]
+                )));
+            }
+            Target::Real(values)
+        }
         Some(names) => {
             let labels = values
                 .iter()

@@ -24,6 +24,11 @@ commands:
                      generated sizes, one child process per fit under a time
                      cap; writes results.jsonl, report.md and scaling.svg to
                      --out (docs/PERFORMANCE.md, \"Scaling\")
+  fuzz [TARGET...]   the stable-toolchain fuzzer (issue 35): mutates each
+                     target's seed corpus (fuzz/corpus/TARGET/) and runs the
+                     library entry points in-process; a panic or a hang is
+                     written to fuzz/findings/TARGET/ and fails the command
+                     (docs/RELIABILITY.md)
   wheel              build the Python package's abi3 wheel (HiGHS linked in,
                      manylinux_2_28 through zig on Linux) and its sdist into
                      target/wheels with maturin, then `auditwheel show`
@@ -52,6 +57,16 @@ bench options:
                      seed and options)
   --stop-after N     stop after the first N jobs of the plan that are not yet
                      done, as an interrupted run would (for testing --resume)
+
+fuzz options:
+  --seconds N        seconds per target (default 30)
+  --seed S           seed of the mutations (default 1; same seed, same inputs)
+  --corpus DIR       seed corpus root (default fuzz/corpus)
+  --timeout N        seconds one input may run before it is a hang (default 10)
+  --regressions      run each file of fuzz/regressions/TARGET/ once instead
+  --keep-going       record up to 20 findings per target instead of stopping
+                     at the first
+  --list             list the targets and what they call
 
 scaling options:
   --out DIR          output folder (default target/scaling)
@@ -97,6 +112,8 @@ pub enum Command {
     Scaling(ScalingArgs),
     /// `scaling point` (hidden): what `scaling` runs in each child process.
     ScalingPoint(PointArgs),
+    /// `fuzz`.
+    Fuzz(crate::fuzz::FuzzArgs),
     /// `wheel`.
     Wheel(WheelArgs),
     /// `help`.
@@ -234,6 +251,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command> {
             None => Ok(Command::Lint),
             Some(a) => Err(Error::Usage(format!("lint: unknown argument '{a}'"))),
         },
+        "fuzz" => Ok(Command::Fuzz(crate::fuzz::parse_args(args)?)),
         "datasets" => {
             let mut data_dir = None;
             while let Some(a) = args.next() {

@@ -522,6 +522,8 @@ fn parse(src: &str) -> Parsed {
     // inside them.
     let mut scope: Vec<(String, usize)> = Vec::new();
     let names = |scope: &[(String, usize)]| scope.iter().map(|(n, _)| n.clone()).collect();
+    // Whether the next `mod NAME;` carries a `#[path]`.
+    let mut path_attribute = false;
     let mut i = 0;
     while i < toks.len() {
         let t = &toks[i];
@@ -534,13 +536,17 @@ fn parse(src: &str) -> Parsed {
                 }
             }
             Tok::Punct('#') => {
-                // Attributes: skipped whole (a `#[path]` is not supported:
-                // none is used).
+                // Attributes: skipped whole. A `#[path = "…"]` module is a
+                // file from outside the folder (xtask's fuzz target compiles
+                // the command line's `args.rs`): its `mod` is left out.
                 let mut j = i + 1;
                 if is(toks.get(j), &Tok::Punct('!')) {
                     j += 1;
                 }
                 if is(toks.get(j), &Tok::Punct('[')) {
+                    if ident(toks.get(j + 1)) == Some("path") {
+                        path_attribute = true;
+                    }
                     let mut level = 0;
                     while j < toks.len() {
                         match toks[j].tok {
@@ -562,10 +568,12 @@ fn parse(src: &str) -> Parsed {
             Tok::Ident(w) if w == "mod" => {
                 if let Some(name) = ident(toks.get(i + 1)) {
                     if is(toks.get(i + 2), &Tok::Punct(';')) {
-                        parsed.mods.push(ModDecl {
-                            scope: names(&scope),
-                            name: name.to_string(),
-                        });
+                        if !std::mem::take(&mut path_attribute) {
+                            parsed.mods.push(ModDecl {
+                                scope: names(&scope),
+                                name: name.to_string(),
+                            });
+                        }
                         i += 3;
                         continue;
                     }

@@ -5,6 +5,7 @@
 mod cli;
 mod data;
 mod error;
+mod fuzz;
 mod harness;
 mod journal;
 mod jsonl;
@@ -44,6 +45,7 @@ fn main() {
         Command::Bench(args) => bench(&args),
         Command::Report { dirs, out } => report(&dirs, out.as_deref()),
         Command::Lint => lint::main(),
+        Command::Fuzz(args) => fuzz::main(&args),
         Command::Scaling(args) => scaling::command::scaling(&args),
         Command::ScalingPoint(args) => scaling::command::point(&args),
         Command::Wheel(args) => wheel::wheel(&args),

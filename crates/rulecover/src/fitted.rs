@@ -100,6 +100,36 @@ pub fn fit<K: AsRef<str>, V: AsRef<str>>(
     })
 }
 
+/// Every parameter of method `id` (tabular or relational) as a fit would
+/// resolve them: the given `(name, value)` strings parsed and checked
+/// against the method's declarations, the others at their defaults, as
+/// canonical strings (a model file's `params`). Nothing is fitted: the
+/// command line's parameter checks without data.
+///
+/// ```
+/// let p = rulecover::resolve_params("rux-rf", &[("n_estimators", "10")])?;
+/// assert_eq!(p["n_estimators"], "10");
+/// assert_eq!(p["max_depth"], "2"); // the paper's default
+/// assert!(rulecover::resolve_params("rux-rf", &[("n_estimators", "ten")]).is_err());
+/// assert!(rulecover::resolve_params("rux-rf", &[("no_such", "1")]).is_err());
+/// # Ok::<(), rulecover::Error>(())
+/// ```
+///
+/// # Errors
+/// [`Error::UnknownMethod`], [`Error::UnknownParameter`],
+/// [`Error::BadValue`], [`Error::DuplicateParameter`].
+pub fn resolve_params<K: AsRef<str>, V: AsRef<str>>(
+    id: &str,
+    params: &[(K, V)],
+) -> Result<BTreeMap<String, String>> {
+    let spec = method(id)?.spec();
+    let given: Vec<(String, String)> = params
+        .iter()
+        .map(|(k, v)| (k.as_ref().to_string(), v.as_ref().to_string()))
+        .collect();
+    Ok(Args::resolve(spec.id, spec.params, &given)?.strings())
+}
+
 impl PartialEq for FittedModel {
     /// The same method, schema, parameters, seed and model.
     fn eq(&self, other: &FittedModel) -> bool {

@@ -64,7 +64,7 @@ mod relational;
 
 pub use error::{Error, Result};
 pub use file::FORMAT_VERSION;
-pub use fitted::{fit, FittedModel};
+pub use fitted::{fit, resolve_params, FittedModel};
 pub use learners::glm::GbtModel;
 pub use method::{Learner, Method, MethodSpec, Task};
 pub use methods::{method, method_ids, methods, METHODS};
