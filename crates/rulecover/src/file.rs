@@ -116,6 +116,11 @@ impl FittedModel {
             subject: Subject::Table(self.schema.clone()),
             params: self.params.clone(),
             seed: self.seed,
+            tuned: self
+                .tuning
+                .as_ref()
+                .map(|t| crate::json::to_value(t).map_err(fail))
+                .transpose()?,
             model: self.model.to_value().map_err(fail)?,
         }
         .to_json()
@@ -191,12 +196,18 @@ fn from_json_named(text: &str, file: &str) -> Result<FittedModel> {
             ));
         }
     }
+    let tuning = envelope
+        .tuned
+        .map(crate::json::from_value)
+        .transpose()
+        .map_err(|e| shape(file, "tuned", e))?;
     Ok(FittedModel {
         method,
         schema,
         params: envelope.params,
         seed: envelope.seed,
         model,
+        tuning,
     })
 }
 
