@@ -14,7 +14,11 @@
 //! ```
 //!
 //! `kind` is the method id; its item in [`crate::methods::METHODS`] reads
-//! the `model` back. A relational model (`rfgb`, `bagging`) has the
+//! the `model` back. A model fitted by [`crate::fit_tuned`] also has a
+//! `tuned` record between `seed` and `model` ([`crate::Tuning`]: the
+//! metric, the inner folds, the one-standard-error choice, the chosen
+//! point and every grid point's mean and standard deviation); its
+//! `params` are the ones the model was fitted with. A relational model (`rfgb`, `bagging`) has the
 //! target's `target` and `head_types` in place of the `schema`
 //! ([`RelationalFit::save`]); files of rc-logic's layout before the
 //! envelope (`{"format": "rc-logic-model", ...}`) still load, and are
