@@ -74,16 +74,31 @@ def param_value(text):
 
 
 def threads(n_jobs):
-    """joblib's convention: None = default pool, -1 = every core, -2 = all
-    but one, ..."""
+    """joblib's convention: -1 = every core, -2 = all but one, ...; None =
+    the thread budget of this process when its parent set one (as joblib's
+    loky workers and Dask's worker processes do through
+    ``OMP_NUM_THREADS``), else rayon's default pool (``RAYON_NUM_THREADS``
+    or every core). A fit inside a Dask or loky worker therefore uses that
+    worker's threads rather than one per core of the machine."""
     if n_jobs is None:
-        return None
+        return _thread_budget()
     n_jobs = int(n_jobs)
     if n_jobs == 0:
         raise ValueError("n_jobs == 0 has no meaning; use None, a positive count or -1")
     if n_jobs < 0:
         return max(1, (os.cpu_count() or 1) + 1 + n_jobs)
     return n_jobs
+
+
+def _thread_budget():
+    """``OMP_NUM_THREADS`` as a positive count, or None when unset or not
+    a positive whole number."""
+    text = os.environ.get("OMP_NUM_THREADS", "").strip()
+    try:
+        n = int(text)
+    except ValueError:
+        return None
+    return n if n > 0 else None
 
 
 def seed_of(random_state):

@@ -14,13 +14,14 @@ only carries the BoostSRL texts.
 
 import os
 import warnings
+from collections.abc import Sequence
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from ._base import param_text, seed_of, threads
-from ._native import RelationalModel
+from ._native import RelationalModel, best_f1_threshold
 
 
 def _clauses(items):
@@ -132,6 +133,55 @@ class _Compressed:
         return self._native.render()
 
 
+class RelationalTree:
+    """One fitted relational regression tree of an ensemble (an item of
+    :attr:`BoostedRDNClassifier.estimators_`)."""
+
+    def __init__(self, native, index):
+        self._native = native
+        self._index = index
+
+    def render(self):
+        """The tree in the TILDE form (``cancer(A) :-`` then its tests)."""
+        return self._native.render_tree(self._index)
+
+    def __str__(self):
+        return self.render()
+
+    def __repr__(self):
+        return f"<RelationalTree {self._index} of {self._native.n_trees}>"
+
+
+class RelationalTrees(Sequence):
+    """The trees of a fitted ensemble as a sequence (``len``, indexing,
+    slicing, iteration), as srlearn's and scikit-learn's ``estimators_``.
+    A view of the one native model the estimator holds."""
+
+    def __init__(self, native):
+        self._native = native
+
+    def __len__(self):
+        return self._native.n_trees
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        n = len(self)
+        i = index.__index__()
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(f"tree index {index} out of range ({n} trees)")
+        return RelationalTree(self._native, i)
+
+    def render(self):
+        """Every tree, printed."""
+        return self._native.render()
+
+    def __repr__(self):
+        return f"<RelationalTrees: {len(self)} trees>"
+
+
 class BoostedRDNClassifier(ClassifierMixin, BaseEstimator):
     """Relational functional gradient boosting (registry method ``rfgb``)
     of relational regression trees, as srlearn's ``BoostedRDNClassifier``.
@@ -142,6 +192,11 @@ class BoostedRDNClassifier(ClassifierMixin, BaseEstimator):
     (None = all). An example repeated in a database's ``pos`` or ``neg``
     list is kept once, with a ``UserWarning`` naming the count and the
     first repeat; ``duplicates="error"`` makes it a ``ValueError``.
+
+    After ``fit``: ``estimators_`` is the sequence of trees (``len``,
+    indexing, each with ``render()``), a view of the one native model kept
+    in ``_model``; ``threshold_`` is BoostSRL's decision threshold (best
+    F1 on the training examples) that ``predict`` uses.
     """
 
     def __init__(self, background=None, target="None", n_estimators=20,
@@ -172,37 +227,74 @@ class BoostedRDNClassifier(ClassifierMixin, BaseEstimator):
         if not isinstance(self.background, Background):
             raise ValueError("background must be a rulecover.relational.Background")
         params = [(k, param_text(v)) for k, v in self._params().items()]
-        self.estimators_, loader_warnings = RelationalModel.fit(
+        self._model, loader_warnings = RelationalModel.fit(
             "rfgb", params, self.background.text(), str(self.target), database.texts(),
             seed_of(self.random_state), threads(self.n_jobs), self.duplicates,
         )
         _warn(loader_warnings)
+        # BoostSRL's threshold (srlearn's predict reads the one BoostSRL's
+        # inference picks on the predicted examples); picked here on the
+        # training examples. Their loader warnings were given above.
+        p, labels, _ = self._model.predict_proba(database.texts(), self.duplicates)
+        self.threshold_ = float(best_f1_threshold(list(labels), list(p)))
         self.classes_ = np.array([0, 1])
         return self
+
+    @property
+    def estimators_(self):
+        """The fitted trees: a sequence (``len``, indexing, iteration) of
+        :class:`RelationalTree`, a view of the native model ``_model``."""
+        model = self.__dict__.get("_model")
+        if model is None:
+            raise AttributeError("'BoostedRDNClassifier' has no attribute 'estimators_' "
+                                 "(not fitted)")
+        return RelationalTrees(model)
 
     def predict_proba(self, database):
         """Probability that each example of ``database`` is positive
         (positives first, then negatives, as in the database)."""
-        check_is_fitted(self, "estimators_")
-        return _scored(self.estimators_, database, self.duplicates)[0]
+        check_is_fitted(self, "_model")
+        return _scored(self._model, database, self.duplicates)[0]
 
-    def predict(self, database, threshold=0.5):
-        """1 for examples predicted positive, else 0."""
-        return (self.predict_proba(database) >= threshold).astype(int)
+    def predict(self, database, threshold=None):
+        """1 for examples whose probability is above ``threshold`` (default
+        ``threshold_``, BoostSRL's best-F1 threshold on the training
+        examples), else 0."""
+        check_is_fitted(self, "_model")
+        if threshold is None:
+            threshold = self.threshold_
+        return (self.predict_proba(database) > threshold).astype(int)
 
     def score(self, database):
-        """Accuracy on the examples of ``database``."""
-        check_is_fitted(self, "estimators_")
-        p, labels = _scored(self.estimators_, database, self.duplicates)
-        return float(np.mean((p >= 0.5) == labels))
+        """Accuracy of :meth:`predict` on the examples of ``database``."""
+        check_is_fitted(self, "_model")
+        p, labels = _scored(self._model, database, self.duplicates)
+        return float(np.mean((p > self.threshold_) == labels))
 
     def rules(self):
         """The trees, printed."""
-        check_is_fitted(self, "estimators_")
-        return self.estimators_.render()
+        check_is_fitted(self, "_model")
+        return self._model.render()
+
+    def __getstate__(self):
+        # The native model travels as its model file (as the tabular
+        # estimators' do), so fitted estimators pickle across processes
+        # (joblib, Dask).
+        state = dict(self.__dict__)
+        native = state.pop("_model", None)
+        if native is not None:
+            state["_model_state"] = native.state()
+        return state
+
+    def __setstate__(self, state):
+        state = dict(state)
+        parts = state.pop("_model_state", None)
+        self.__dict__.update(state)
+        if parts is not None:
+            self._model = RelationalModel.from_state(*parts)
 
     def compress(self, method="scote"):
         """One decision list equivalent to the ensemble: ``"scote"``
         (logically) or ``"ecote"`` (on the training examples)."""
-        check_is_fitted(self, "estimators_")
-        return _Compressed(self.estimators_.compress(method), self.duplicates)
+        check_is_fitted(self, "_model")
+        return _Compressed(self._model.compress(method), self.duplicates)

@@ -4,7 +4,7 @@
 //! [`TreeEnsemble::rebind`], and compressed by CoTE (SCoTE, ECoTE) into
 //! one [`DecisionList`].
 
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rc_logic::cote::{ecote, scote, DecisionList, EcoteParams, ScoteParams, Status};
 use rc_logic::{DuplicatePolicy, Problem, SplitText};
@@ -110,7 +110,11 @@ impl RelationalModel {
     fn predict_proba(&self, py: Python<'_>, split: Texts, duplicates: &str) -> PyResult<Scored> {
         py.detach(|| {
             let (p, warnings) = problem(&self.background, &self.target, &split, duplicates)?;
-            let model = self.fitted.ensemble.rebind(&p.vocab).map_err(errors::logic)?;
+            let model = self
+                .fitted
+                .ensemble
+                .rebind(&p.vocab)
+                .map_err(errors::logic)?;
             Ok((
                 model.predict_proba(&p.train),
                 p.train.examples.labels.clone(),
@@ -122,6 +126,18 @@ impl RelationalModel {
     /// The trees, printed.
     fn render(&self) -> String {
         self.fitted.ensemble.render()
+    }
+
+    /// Tree `index` (0-based, `0..n_trees`) printed in the TILDE form;
+    /// an `IndexError` outside that range.
+    fn render_tree(&self, index: usize) -> PyResult<String> {
+        match self.fitted.ensemble.trees.get(index) {
+            Some(tree) => Ok(tree.render(&self.fitted.ensemble.vocab)),
+            None => Err(PyIndexError::new_err(format!(
+                "tree index {index} out of range ({} trees)",
+                self.fitted.ensemble.trees.len()
+            ))),
+        }
     }
 
     /// Number of trees.
@@ -136,6 +152,31 @@ impl RelationalModel {
         self.fitted.to_json().map_err(errors::registry)
     }
 
+    /// What a pickle carries: the background, target and training texts
+    /// and the model file (method, parameters, seed and ensemble) ([`RelationalModel::from_state`]
+    /// reads it back).
+    fn state(&self) -> PyResult<(String, String, Texts, String)> {
+        Ok((
+            self.background.clone(),
+            self.target.clone(),
+            self.train.clone(),
+            self.to_json()?,
+        ))
+    }
+
+    /// The model of [`RelationalModel::state`]'s parts; a damaged model
+    /// file is a `ValueError`.
+    #[staticmethod]
+    fn from_state(background: String, target: String, train: Texts, model: &str) -> PyResult<Self> {
+        let fitted = RelationalFit::from_json(model).map_err(errors::registry)?;
+        Ok(RelationalModel {
+            background,
+            target,
+            train,
+            fitted,
+        })
+    }
+
     /// Compresses the ensemble into one decision list: `"scote"`
     /// (logically equivalent) or `"ecote"` (equivalent on the training
     /// examples). The GIL is released while compressing.
@@ -147,7 +188,11 @@ impl RelationalModel {
                 "ecote" => {
                     // Warnings were given when the model was fitted.
                     let (p, _) = problem(&self.background, &self.target, &self.train, "warn")?;
-                    let ens = self.fitted.ensemble.rebind(&p.vocab).map_err(errors::logic)?;
+                    let ens = self
+                        .fitted
+                        .ensemble
+                        .rebind(&p.vocab)
+                        .map_err(errors::logic)?;
                     ecote(
                         &ens,
                         &p.train.facts,
@@ -225,9 +270,20 @@ impl RelationalList {
     }
 }
 
+/// BoostSRL's decision threshold for probabilities `proba` of examples
+/// labelled `labels` (rc-logic's `metrics::best_f1_threshold`: the cut of
+/// best F1, halfway between two probabilities; an example is positive
+/// above it).
+#[pyfunction]
+fn best_f1_threshold(labels: Vec<bool>, proba: Vec<f64>) -> PyResult<f64> {
+    let y: Vec<usize> = labels.iter().map(|&l| usize::from(l)).collect();
+    rc_logic::metrics::best_f1_threshold(&y, &proba).map_err(errors::logic)
+}
+
 /// Adds the relational classes to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<RelationalModel>()?;
     m.add_class::<RelationalList>()?;
+    m.add_function(wrap_pyfunction!(best_f1_threshold, m)?)?;
     Ok(())
 }

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use crate::error::{Error, Result};
+use crate::wheel::WheelArgs;
 
 /// The usage text.
 pub const USAGE: &str = "\
@@ -23,6 +24,9 @@ commands:
                      generated sizes, one child process per fit under a time
                      cap; writes results.jsonl, report.md and scaling.svg to
                      --out (docs/PERFORMANCE.md, \"Scaling\")
+  wheel              build the Python package's abi3 wheel (HiGHS linked in,
+                     manylinux_2_28 through zig on Linux) and its sdist into
+                     target/wheels with maturin, then `auditwheel show`
   help               this text
 
 bench options:
@@ -60,6 +64,14 @@ scaling options:
   --max-n N          leave out points with more rows (facts) than N
   --seed S           the seed of every data set and fit (default 1)
   --report-only      only write the report of the recorded results
+
+wheel options (tools from PyPI: pip install maturin ziglang auditwheel):
+  --target TRIPLE    cross-build for a Rust target (e.g.
+                     aarch64-unknown-linux-gnu, x86_64-apple-darwin)
+  --compatibility T  platform tag to check against (default manylinux_2_28)
+  --no-zig           link with the system compiler instead of zig cc
+  --no-sdist         the wheel only
+  --out DIR          output folder (default target/wheels)
 ";
 
 /// A parsed command.
@@ -85,6 +97,8 @@ pub enum Command {
     Scaling(ScalingArgs),
     /// `scaling point` (hidden): what `scaling` runs in each child process.
     ScalingPoint(PointArgs),
+    /// `wheel`.
+    Wheel(WheelArgs),
     /// `help`.
     Help,
 }
@@ -249,6 +263,20 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command> {
             }
             Ok(Command::Report { dirs, out })
         }
+        "wheel" => {
+            let mut w = WheelArgs::default();
+            while let Some(a) = args.next() {
+                match a.as_str() {
+                    "--target" => w.target = Some(value(&mut args, &a)?),
+                    "--compatibility" => w.compatibility = Some(value(&mut args, &a)?),
+                    "--no-zig" => w.no_zig = true,
+                    "--no-sdist" => w.no_sdist = true,
+                    "--out" => w.out = Some(PathBuf::from(value(&mut args, &a)?)),
+                    _ => return Err(Error::Usage(format!("wheel: unknown argument '{a}'"))),
+                }
+            }
+            Ok(Command::Wheel(w))
+        }
         "bench" => {
             let mut b = BenchArgs {
                 seed: DEFAULT_SEED,
@@ -369,6 +397,19 @@ mod tests {
         assert_eq!(b.datasets, Some(vec!["wine".into(), "seeds".into()]));
         assert_eq!(b.shard, Some((2, 4)));
         assert_eq!(b.seed, 7);
+    }
+
+    #[test]
+    fn parses_wheel_options() {
+        let Command::Wheel(w) =
+            p("wheel --target aarch64-unknown-linux-gnu --no-sdist --out w").unwrap()
+        else {
+            panic!("not wheel")
+        };
+        assert_eq!(w.target.as_deref(), Some("aarch64-unknown-linux-gnu"));
+        assert!(w.no_sdist && !w.no_zig);
+        assert_eq!(w.out, Some(PathBuf::from("w")));
+        assert!(p("wheel --zig").is_err());
     }
 
     #[test]

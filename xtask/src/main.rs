@@ -19,6 +19,7 @@ mod suites;
 mod tables;
 #[cfg(test)]
 mod testing;
+mod wheel;
 
 use std::path::{Path, PathBuf};
 
@@ -45,6 +46,7 @@ fn main() {
         Command::Lint => lint::main(),
         Command::Scaling(args) => scaling::command::scaling(&args),
         Command::ScalingPoint(args) => scaling::command::point(&args),
+        Command::Wheel(args) => wheel::wheel(&args),
     });
     if let Err(e) = outcome {
         eprintln!("error: {e}");

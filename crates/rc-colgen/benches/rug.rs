@@ -21,7 +21,7 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 let mut oracle = TreeOracle::new(params.tree_params());
                 params
-                    .fit_with(&data, &mut oracle, solver.as_ref())
+                    .fit_with(&data, None, &mut oracle, solver.as_ref())
                     .unwrap()
             })
         });

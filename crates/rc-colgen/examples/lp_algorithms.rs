@@ -115,7 +115,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             inner: &dual,
             models: RefCell::default(),
         };
-        let rux = RuxParams::for_forest().fit_with(&rf, &train, &rec)?;
+        let rux = RuxParams::for_forest().select_with(&rf, &train, None, &rec)?;
         let solves = rec.models.borrow().len();
         lps.push((format!("RUX({solves})"), rec.models.borrow()[0].clone()));
         println!(
@@ -130,7 +130,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 inner: &dual,
                 models: RefCell::default(),
             };
-            params.fit_with(&train, &mut oracle, &rec)?;
+            params.fit_with(&train, None, &mut oracle, &rec)?;
             let models = rec.models.borrow();
             lps.push(("RUG-first".into(), models[0].clone()));
             lps.push((
@@ -171,7 +171,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         .with_algorithm(a)
                         .with_row_warm_start(true);
                     let (t, c) = (Instant::now(), cpu_seconds());
-                    let m = RuxParams::for_forest().fit_with(&rf, &train, &solver)?;
+                    let m = RuxParams::for_forest().select_with(&rf, &train, None, &solver)?;
                     println!(
                         "{problem}\tRUX-RF fit\t{name}\twall {:.2}\tcpu {:.2}\trules {}\tobjective {:.4}",
                         t.elapsed().as_secs_f64(),

@@ -30,7 +30,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .seed(25);
         let mut oracle = TreeOracle::new(params.tree_params());
         let t = Instant::now();
-        let model = params.fit_with(&data, &mut oracle, solver.as_ref())?;
+        let model = params.fit_with(&data, None, &mut oracle, solver.as_ref())?;
         println!(
             "{name} depth {depth} cap {cap} {label}: {:.2} s, {} LP solves, {} rules",
             t.elapsed().as_secs_f64(),

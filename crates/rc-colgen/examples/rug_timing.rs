@@ -81,7 +81,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 inner: solver.as_ref(),
                 log: Default::default(),
             };
-            let m = params.fit_with(&train, &mut oracle, &rec)?;
+            let m = params.fit_with(&train, None, &mut oracle, &rec)?;
             if std::env::var("RUG_PROFILE").is_ok() {
                 // Re-solve the recorded LPs without duals: the difference is
                 // the cost of rc-lp's dual recovery.

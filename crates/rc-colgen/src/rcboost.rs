@@ -5,12 +5,12 @@
 use serde::{Deserialize, Serialize};
 
 use rc_cover::input::{check_no_missing, encoded};
-use rc_cover::row_weights::{coverage_count, positive_rows};
+use rc_cover::row_weights::{coverage_count, without_zero_rows};
 use rc_cover::{vote, Impurity, LabeledPool, MircoModel, MircoParams, RuleStats};
 use rc_lp::LpSolver;
 use rulecover_core::{
-    Dataset, Encoder, Encoding, Feature, Fit, Fitted, Predict, Predictions, Rule, RuleModel,
-    RuleSet,
+    CheckParams, Checked, Dataset, Encoder, Encoding, Feature, Fit, Fitted, Predict, Predictions,
+    Rule, RuleModel, RuleSet,
 };
 
 use crate::error::{Error, Result};
@@ -128,31 +128,43 @@ impl RcBoostParams {
     ///    negative. Stop when there is none, or after `max_rmp_calls`
     ///    solves (the last round's rules are still added, as the authors'
     ///    code does).
+    ///
+    /// With `weights` (one non-negative sample weight per training row,
+    /// replication semantics), rows of weight 0 are left out, the rules'
+    /// class counts (hence costs and votes) are weighted, and the oracle's
+    /// weights start at the sample weights (a row of weight `m` weighs
+    /// `m + Σ λ_i` where `m` copies would each weigh `1 + λ`). The cover
+    /// rows of the master LP do not depend on weights. [`Fit`] is this
+    /// with the weighted-tree oracle and the default LP solver.
     pub fn fit_with(
         &self,
         train: &Dataset,
+        weights: Option<&[f64]>,
         oracle: &mut dyn PricingOracle,
         solver: &dyn LpSolver,
     ) -> Result<RcBoostModel> {
-        self.fit_weighted_with(train, &vec![1.0; train.n_rows()], oracle, solver)
+        let params = self.check_inputs(train, weights)?;
+        Self::fit_checked_with(params, train, weights, oracle, solver)
     }
 
-    /// [`RcBoostParams::fit_with`] with one non-negative sample weight per
-    /// training row (replication semantics): rows of weight 0 are left
-    /// out, the rules' class counts (hence costs and votes) are weighted,
-    /// and the oracle's weights start at the sample weights (a row of
-    /// weight `m` weighs `m + Σ λ_i` where `m` copies would each weigh
-    /// `1 + λ`). The cover rows of the master LP do not depend on weights.
-    pub fn fit_weighted_with(
-        &self,
+    /// [`RcBoostParams::fit_with`] with checked parameters and weights.
+    fn fit_checked_with(
+        params: Checked<'_, Self>,
         train: &Dataset,
-        weights: &[f64],
+        weights: Option<&[f64]>,
         oracle: &mut dyn PricingOracle,
         solver: &dyn LpSolver,
     ) -> Result<RcBoostModel> {
-        self.validate()?;
-        let run = self.run(train, weights, oracle, solver, self.max_rmp_calls)?;
-        Ok(run.model_at(self.max_rmp_calls))
+        let ones;
+        let weights = match weights {
+            Some(w) => w,
+            None => {
+                ones = vec![1.0; train.n_rows()];
+                &ones
+            }
+        };
+        let run = params.run(train, weights, oracle, solver, params.max_rmp_calls)?;
+        Ok(run.model_at(params.max_rmp_calls))
     }
 
     /// The models of several caps on master LP solves from one run:
@@ -210,7 +222,7 @@ impl RcBoostParams {
         }
         let (encoder, train) = Encoder::fit(train, self.encoding)?;
         check_no_missing(&train).map_err(Error::Cover)?;
-        let (train, sample_weights) = positive_rows(&train, sample_weights)?;
+        let (train, sample_weights) = without_zero_rows(&train, sample_weights)?;
         let train = &train;
         let n = train.n_rows();
         let mut weights = sample_weights.clone();
@@ -429,27 +441,29 @@ impl Predict for RcBoostModel {
     }
 }
 
+impl CheckParams for RcBoostParams {
+    type ParamError = Error;
+
+    /// [`RcBoostParams::validate`].
+    fn check_params(&self) -> Result<()> {
+        self.validate()
+    }
+}
+
 impl Fit for RcBoostParams {
     type Model = RcBoostModel;
     type Error = Error;
 
     /// Runs RCBoost with the weighted-tree oracle ([`TreeOracle`]) and the
     /// default LP solver ([`crate::default_lp_solver`]).
-    fn fit(&self, train: &Dataset) -> Result<RcBoostModel> {
-        let mut oracle = TreeOracle::new(self.tree_params());
-        self.fit_with(train, &mut oracle, crate::default_lp_solver().as_ref())
-    }
-
-    /// [`RcBoostParams::fit_weighted_with`] with the weighted-tree oracle
-    /// and the default LP solver.
-    fn fit_weighted(&self, train: &Dataset, weights: &[f64]) -> Result<RcBoostModel> {
-        let mut oracle = TreeOracle::new(self.tree_params());
-        self.fit_weighted_with(
-            train,
-            weights,
-            &mut oracle,
-            crate::default_lp_solver().as_ref(),
-        )
+    fn fit_checked(
+        params: Checked<'_, Self>,
+        train: &Dataset,
+        weights: Option<&[f64]>,
+    ) -> Result<RcBoostModel> {
+        let mut oracle = TreeOracle::new(params.tree_params());
+        let solver = crate::default_lp_solver();
+        Self::fit_checked_with(params, train, weights, &mut oracle, solver.as_ref())
     }
 }
 

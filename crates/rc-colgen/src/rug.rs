@@ -32,14 +32,16 @@
 use serde::{Deserialize, Serialize};
 
 use rc_cover::input::check_no_missing;
-use rc_cover::row_weights::positive_rows;
+use rc_cover::row_weights::without_zero_rows;
 use rc_cover::rux::{
     cost_scale, default_rux_solver, label_rules_weighted, weighted_model, LabeledRule,
 };
 use rc_cover::{CoverageRows, LpForm, RuleCost, RuleLp, RuxParams, Uncovered, WeightedRuleModel};
 use rc_lp::LpSolver;
 use rc_tree::DecisionTreeParams;
-use rulecover_core::{Dataset, Encoder, Encoding, Fit, Fitted, Predict, Predictions, RuleModel};
+use rulecover_core::{
+    CheckParams, Checked, Dataset, Encoder, Encoding, Fit, Fitted, Predict, Predictions, RuleModel,
+};
 
 use crate::error::{Error, Result};
 use crate::oracle::{propose_checked, PricingOracle};
@@ -226,32 +228,42 @@ impl RugParams {
     /// 3. Ask the oracle for rules under the weights β; add those whose
     ///    reduced cost (with γ) is negative. Stop when there is none or
     ///    after `max_rmp_calls` rounds; otherwise solve again.
+    ///
+    /// With `weights` (one non-negative sample weight per training row,
+    /// replication semantics), rows of weight 0 are left out, the initial
+    /// tree is fitted with the sample weights, rules are labelled by
+    /// weighted class counts, a row's hinge loss costs its weight in LP
+    /// (3), and its dual β (the oracle's weight) lies in `[0, weight]`.
+    /// [`Fit`] is this with the weighted-tree oracle and the default LP
+    /// solver.
     pub fn fit_with(
         &self,
         train: &Dataset,
+        weights: Option<&[f64]>,
         oracle: &mut dyn PricingOracle,
         solver: &dyn LpSolver,
     ) -> Result<RugModel> {
-        self.fit_weighted_with(train, &vec![1.0; train.n_rows()], oracle, solver)
+        let params = self.check_inputs(train, weights)?;
+        Self::fit_checked_with(params, train, weights, oracle, solver)
     }
 
-    /// [`RugParams::fit_with`] with one non-negative sample weight per
-    /// training row (replication semantics): rows of weight 0 are left
-    /// out, the initial tree is fitted with the sample weights, rules are
-    /// labelled by weighted class counts, a row's hinge loss costs its
-    /// weight in LP (3), and its dual β (the oracle's weight) lies in
-    /// `[0, weight]`.
-    pub fn fit_weighted_with(
-        &self,
+    /// [`RugParams::fit_with`] with checked parameters and weights.
+    fn fit_checked_with(
+        params: Checked<'_, Self>,
         train: &Dataset,
-        weights: &[f64],
+        weights: Option<&[f64]>,
         oracle: &mut dyn PricingOracle,
         solver: &dyn LpSolver,
     ) -> Result<RugModel> {
-        self.validate()?;
-        let (encoder, train) = Encoder::fit(train, self.encoding)?;
+        let (encoder, train) = Encoder::fit(train, params.encoding)?;
         check_no_missing(&train)?;
-        let (train, weights) = positive_rows(&train, weights)?;
+        let (train, weights) = match weights {
+            Some(w) => without_zero_rows(&train, w)?,
+            None => {
+                let ones = vec![1.0; train.n_rows()];
+                (train, ones)
+            }
+        };
         let train = &train;
         let labels = train.labels()?;
         let lp_err = |round: usize| {
@@ -260,24 +272,24 @@ impl RugParams {
                 other => Error::Cover(other),
             }
         };
-        let mut lp = RuleLp::new(&labels, self.lp.eps, self.lp.coverage)
+        let mut lp = RuleLp::new(&labels, params.lp.eps, params.lp.coverage)
             .map_err(lp_err(0))?
             .with_row_weights(&weights)
             .map_err(lp_err(0))?
-            .with_form(self.lp.form)
-            .with_policy(self.lp.policy);
+            .with_form(params.lp.form)
+            .with_policy(params.lp.policy);
         let first = propose_checked(oracle, train, &weights, 0)?;
         let (first_rules, first_coverage) = first.into_parts();
         let mut pool: Vec<LabeledRule> =
             label_rules_weighted(first_rules, &first_coverage, train, &weights)?;
-        let raw = self.lp.costs(&pool, 1.0)?;
-        let scale = cost_scale(&raw, self.lp.normalize_costs);
+        let raw = params.lp.costs(&pool, 1.0)?;
+        let scale = cost_scale(&raw, params.lp.normalize_costs);
         for (j, r) in pool.iter().enumerate() {
             lp.add_rule(first_coverage.rows_of(j).to_vec(), r.class, raw[j] * scale)
                 .map_err(lp_err(0))?;
         }
-        let fallback = self.lp.fallback_weighted(&pool, train, &weights);
-        if self.lp.coverage != CoverageRows::Off {
+        let fallback = params.lp.fallback_weighted(&pool, train, &weights);
+        if params.lp.coverage != CoverageRows::Off {
             let uncovered = lp.uncovered_rows();
             if let Some(&first) = uncovered.first() {
                 return Err(Error::Cover(rc_cover::Error::Uncoverable {
@@ -305,7 +317,7 @@ impl RugParams {
             lp_seconds: sol.stats.seconds,
         }];
         let mut stop = StopReason::IterationCap;
-        for round in 1..=self.max_rmp_calls {
+        for round in 1..=params.max_rmp_calls {
             let total_beta: f64 = sol.beta.iter().sum();
             if total_beta <= ZERO_DUALS {
                 stop = StopReason::ZeroDuals;
@@ -315,7 +327,7 @@ impl RugParams {
             let n_cand = cand.len();
             let (cand_rules, cand_coverage) = cand.into_parts();
             let cand_pool = label_rules_weighted(cand_rules, &cand_coverage, train, &weights)?;
-            let cand_costs = self.lp.costs(&cand_pool, scale)?;
+            let cand_costs = params.lp.costs(&cand_pool, scale)?;
             let mut min_rc = f64::INFINITY;
             let mut added = 0;
             for (j, r) in cand_pool.into_iter().enumerate() {
@@ -362,12 +374,12 @@ impl RugParams {
             &lp,
             &sol,
             &pool,
-            self.lp.threshold,
+            params.lp.threshold,
             fallback,
             encoder,
             lp_seconds,
         )?;
-        let model = match self.min_weight {
+        let model = match params.min_weight {
             Some(w) => full.with_min_weight(w),
             None => full,
         };
@@ -476,6 +488,15 @@ impl RugModel {
     }
 }
 
+impl CheckParams for RugParams {
+    type ParamError = Error;
+
+    /// [`RugParams::validate`].
+    fn check_params(&self) -> Result<()> {
+        self.validate()
+    }
+}
+
 impl Fit for RugParams {
     type Model = RugModel;
     type Error = Error;
@@ -487,18 +508,14 @@ impl Fit for RugParams {
     /// feature `highs`, else CBC with feature `cbc`, else minilp). The warm
     /// re-solves reach the same optima as cold ones, but on degenerate LPs
     /// possibly other optimal vertices, hence other duals and trees.
-    fn fit(&self, train: &Dataset) -> Result<RugModel> {
-        self.validate()?;
-        let mut oracle = TreeOracle::new(self.tree_params());
-        self.fit_with(train, &mut oracle, default_rux_solver().as_ref())
-    }
-
-    /// [`RugParams::fit_weighted_with`] with the weighted-tree oracle and
-    /// the default LP solver.
-    fn fit_weighted(&self, train: &Dataset, weights: &[f64]) -> Result<RugModel> {
-        self.validate()?;
-        let mut oracle = TreeOracle::new(self.tree_params());
-        self.fit_weighted_with(train, weights, &mut oracle, default_rux_solver().as_ref())
+    fn fit_checked(
+        params: Checked<'_, Self>,
+        train: &Dataset,
+        weights: Option<&[f64]>,
+    ) -> Result<RugModel> {
+        let mut oracle = TreeOracle::new(params.tree_params());
+        let solver = default_rux_solver();
+        Self::fit_checked_with(params, train, weights, &mut oracle, solver.as_ref())
     }
 }
 

@@ -2,7 +2,7 @@
 //! dual-derived sample weights; its leaves are the candidate rules.
 
 use rc_tree::DecisionTreeParams;
-use rulecover_core::{Dataset, RuleSource};
+use rulecover_core::{Dataset, Fit, RuleSource};
 
 use crate::oracle::{Candidates, OracleError, PricingOracle};
 

@@ -131,7 +131,7 @@ fn bad_input_gives_typed_errors() {
         DecisionTreeParams::classifier().max_depth(2),
     ));
     let err = RcBoostParams::default()
-        .fit_with(&d, &mut failing, &MinilpSolver::new())
+        .fit_with(&d, None, &mut failing, &MinilpSolver::new())
         .unwrap_err();
     assert!(matches!(err, Error::Oracle { round: 1, .. }), "{err}");
 }
@@ -156,7 +156,7 @@ fn fit_path_equals_separate_fits() {
     for (&cap, from_path) in caps.iter().zip(&path) {
         let p = params.clone().max_rmp_calls(cap);
         let alone = p
-            .fit_with(&d, &mut TreeOracle::new(p.tree_params()), &solver)
+            .fit_with(&d, None, &mut TreeOracle::new(p.tree_params()), &solver)
             .unwrap();
         assert_eq!(&alone, from_path, "cap {cap}");
     }

@@ -25,7 +25,7 @@ fn solvers() -> Vec<(&'static str, Box<dyn LpSolver>)> {
 
 fn fit(params: &RugParams, data: &Dataset, solver: &dyn LpSolver) -> RugModel {
     let mut oracle = TreeOracle::new(params.tree_params());
-    params.fit_with(data, &mut oracle, solver).unwrap()
+    params.fit_with(data, None, &mut oracle, solver).unwrap()
 }
 
 fn accuracy<M: Predict>(m: &M, d: &Dataset) -> f64 {
@@ -346,7 +346,7 @@ fn bad_input_gives_typed_errors() {
     let p = RugParams::default().max_depth(2);
     let mut flaky = Flaky(TreeOracle::new(p.tree_params()));
     assert!(matches!(
-        p.fit_with(&data, &mut flaky, &MinilpSolver::new()),
+        p.fit_with(&data, None, &mut flaky, &MinilpSolver::new()),
         Err(Error::Oracle { round: 2, .. })
     ));
     // Duals are required.
@@ -355,6 +355,6 @@ fn bad_input_gives_typed_errors() {
     assert!(p
         .clone()
         .form(LpForm::Primal)
-        .fit_with(&data, &mut oracle, &no_duals)
+        .fit_with(&data, None, &mut oracle, &no_duals)
         .is_err());
 }

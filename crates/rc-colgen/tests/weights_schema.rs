@@ -1,6 +1,7 @@
 //! RCBoost and RUG: sample weights (replication semantics), the encoder
 //! inside the models, missing values, oracle shapes, parameter checks,
-//! recorded coverage and serialization.
+//! recorded coverage and serialization (the contract shared by every
+//! learner is `rulecover_core::testing`'s).
 
 use rc_colgen::{
     Candidates, Error, OracleError, PricingOracle, RcBoostModel, RcBoostParams, RugModel,
@@ -8,45 +9,41 @@ use rc_colgen::{
 };
 use rc_lp::MinilpSolver;
 use rc_tree::DecisionTreeParams;
+use rulecover_core::testing::{self, Agreement};
 use rulecover_core::{
-    generate, CoverageMatrix, Dataset, Feature, Fit, Fitted, Predict, RuleModel, RuleSource, Target,
+    generate, CoverageMatrix, Dataset, Fit, Fitted, Predict, RuleModel, RuleSource, Target,
 };
 
-fn duplicated(data: &Dataset, weights: &[usize]) -> Dataset {
-    let idx: Vec<usize> = weights
-        .iter()
-        .enumerate()
-        .flat_map(|(i, &w)| std::iter::repeat_n(i, w))
-        .collect();
-    data.subset(&idx).unwrap()
+fn integer_weights(n: usize) -> Vec<f64> {
+    (0..n)
+        .map(|i| [1.0, 2.0, 0.0, 3.0, 1.0, 1.0, 4.0][i % 7])
+        .collect()
 }
 
-fn integer_weights(n: usize) -> Vec<usize> {
-    (0..n).map(|i| [1, 2, 0, 3, 1, 1, 4][i % 7]).collect()
+/// RCBoost with the weighted-tree oracle and minilp, as a
+/// [`testing::Fitter`].
+fn rcboost(p: &RcBoostParams) -> impl testing::Fitter<Model = RcBoostModel> + '_ {
+    testing::fit_fn(move |d: &Dataset, w: Option<&[f64]>| {
+        p.fit_with(
+            d,
+            w,
+            &mut TreeOracle::new(p.tree_params()),
+            &MinilpSolver::new(),
+        )
+    })
 }
 
-fn as_f64(w: &[usize]) -> Vec<f64> {
-    w.iter().map(|&x| x as f64).collect()
-}
-
-fn rcboost(p: &RcBoostParams, d: &Dataset, w: Option<&[f64]>) -> RcBoostModel {
-    let mut oracle = TreeOracle::new(p.tree_params());
-    let solver = MinilpSolver::new();
-    match w {
-        Some(w) => p.fit_weighted_with(d, w, &mut oracle, &solver),
-        None => p.fit_with(d, &mut oracle, &solver),
-    }
-    .unwrap()
-}
-
-fn rug(p: &RugParams, d: &Dataset, w: Option<&[f64]>) -> RugModel {
-    let mut oracle = TreeOracle::new(p.tree_params());
-    let solver = MinilpSolver::new();
-    match w {
-        Some(w) => p.fit_weighted_with(d, w, &mut oracle, &solver),
-        None => p.fit_with(d, &mut oracle, &solver),
-    }
-    .unwrap()
+/// RUG with the weighted-tree oracle and minilp, as a
+/// [`testing::Fitter`].
+fn rug(p: &RugParams) -> impl testing::Fitter<Model = RugModel> + '_ {
+    testing::fit_fn(move |d: &Dataset, w: Option<&[f64]>| {
+        p.fit_with(
+            d,
+            w,
+            &mut TreeOracle::new(p.tree_params()),
+            &MinilpSolver::new(),
+        )
+    })
 }
 
 #[test]
@@ -55,17 +52,25 @@ fn rcboost_integer_weights_equal_duplicated_rows() {
     let test = generate::twonorm(200, 2);
     let p = RcBoostParams::default().max_depth(2).max_rmp_calls(5);
     let w = integer_weights(train.n_rows());
-    let weighted = rcboost(&p, &train, Some(&as_f64(&w)));
-    let dup = rcboost(&p, &duplicated(&train, &w), None);
+    let (weighted, dup) = testing::assert_integer_weights_equal_duplicated_rows(
+        rcboost(&p),
+        &train,
+        &w,
+        &test,
+        Agreement::Exact,
+        "rcboost",
+    );
     assert_eq!(weighted.rules(), dup.rules());
     assert_eq!(weighted.stats(), dup.stats());
     assert_eq!(weighted.rule_set(), dup.rule_set());
-    assert_eq!(
-        weighted.predict(&test).unwrap(),
-        dup.predict(&test).unwrap()
+    let (plain, ones) = testing::assert_unit_weights_equal_unweighted(
+        rcboost(&p),
+        &train,
+        &test,
+        Agreement::Exact,
+        "rcboost",
     );
-    let plain = rcboost(&p, &train, None);
-    assert_eq!(plain, rcboost(&p, &train, Some(&vec![1.0; train.n_rows()])));
+    assert_eq!(plain, ones);
     assert_ne!(plain.stats(), weighted.stats());
 }
 
@@ -75,75 +80,40 @@ fn rug_integer_weights_equal_duplicated_rows() {
     let test = generate::twonorm(200, 4);
     let p = RugParams::default().max_depth(2).max_rmp_calls(5);
     let w = integer_weights(train.n_rows());
-    let weighted = rug(&p, &train, Some(&as_f64(&w)));
-    let dup = rug(&p, &duplicated(&train, &w), None);
+    let (weighted, dup) = testing::assert_integer_weights_equal_duplicated_rows(
+        rug(&p),
+        &train,
+        &w,
+        &test,
+        Agreement::Exact,
+        "rug",
+    );
     assert_eq!(weighted.rules().rules(), dup.rules().rules());
     assert_eq!(weighted.rule_set(), dup.rule_set());
-    assert_eq!(
-        weighted.predict(&test).unwrap(),
-        dup.predict(&test).unwrap()
+    let (plain, ones) = testing::assert_unit_weights_equal_unweighted(
+        rug(&p),
+        &train,
+        &test,
+        Agreement::Exact,
+        "rug",
     );
-    let plain = rug(&p, &train, None);
-    let ones = rug(&p, &train, Some(&vec![1.0; train.n_rows()]));
     assert_eq!(plain.rules().rules(), ones.rules().rules());
     assert_eq!(plain.final_duals(), ones.final_duals());
     assert_ne!(plain.rules().rules(), weighted.rules().rules());
 }
 
-fn s(v: &[&str]) -> Vec<String> {
-    v.iter().map(|x| x.to_string()).collect()
-}
-
-/// Class 1 when the color is red or x > 5.
-fn categorical(n: usize) -> Dataset {
-    let x: Vec<f64> = (0..n).map(|i| (i % 10) as f64).collect();
-    let color: Vec<f64> = (0..n).map(|i| ((i / 10) % 3) as f64).collect();
-    let labels = (0..n)
-        .map(|i| usize::from(color[i] == 1.0 || x[i] > 5.0))
-        .collect();
-    Dataset::new(
-        "cat",
-        vec![
-            Feature::numeric("x"),
-            Feature::categorical("color", s(&["blue", "red", "green"])),
-        ],
-        vec![x, color],
-        Target::Classes {
-            labels,
-            names: s(&["no", "yes"]),
-        },
-    )
-    .unwrap()
-}
-
-/// The same rows with the columns swapped and the levels in another order.
-fn reordered(data: &Dataset) -> Dataset {
-    let recode = [1.0, 2.0, 0.0];
-    let color: Vec<f64> = data.column(1).iter().map(|&c| recode[c as usize]).collect();
-    Dataset::new(
-        "reordered",
-        vec![
-            Feature::categorical("color", s(&["green", "blue", "red"])),
-            Feature::numeric("x"),
-        ],
-        vec![color, data.column(0).to_vec()],
-        Target::None,
-    )
-    .unwrap()
-}
-
 #[test]
 fn models_read_raw_categorical_data_by_name() {
-    let train = categorical(300);
-    let other = reordered(&train);
+    let train = testing::red_or_large(300);
+    let other = testing::reordered_columns(&train);
     let rcb = RcBoostParams::default()
         .max_depth(3)
         .max_rmp_calls(5)
         .fit(&train)
         .unwrap();
     let rug = RugParams::default().max_depth(2).fit(&train).unwrap();
-    assert_eq!(rcb.predict(&train).unwrap(), rcb.predict(&other).unwrap());
-    assert_eq!(rug.predict(&train).unwrap(), rug.predict(&other).unwrap());
+    testing::assert_columns_read_by_name(&rcb, &train, "rcboost");
+    testing::assert_columns_read_by_name(&rug, &train, "rug");
     for (name, features) in [
         ("rcboost", rcb.features().to_vec()),
         ("rug", rug.rules().features().to_vec()),
@@ -241,8 +211,8 @@ fn inconsistent_candidates_are_errors_not_panics() {
             drop_rules,
             drop_rows,
         };
-        let rug = RugParams::default().fit_with(&train, &mut bad(), &solver);
-        let rcb = RcBoostParams::default().fit_with(&train, &mut bad(), &solver);
+        let rug = RugParams::default().fit_with(&train, None, &mut bad(), &solver);
+        let rcb = RcBoostParams::default().fit_with(&train, None, &mut bad(), &solver);
         for err in [rug.unwrap_err(), rcb.unwrap_err()] {
             if drop_rules > 0 {
                 assert!(
@@ -333,22 +303,6 @@ fn serialized_models_predict_bit_identically() {
         .fit(&train)
         .unwrap();
     let rug = RugParams::default().max_rmp_calls(4).fit(&train).unwrap();
-    let back: RcBoostModel = serde_json::from_str(&serde_json::to_string(&rcb).unwrap()).unwrap();
-    assert_eq!(back, rcb);
-    let bits =
-        |m: &dyn Fn(&Dataset) -> Vec<f64>| m(&test).iter().map(|v| v.to_bits()).collect::<Vec<_>>();
-    let proba = |p: rulecover_core::Predictions| match p {
-        rulecover_core::Predictions::Classes { proba, .. } => proba,
-        rulecover_core::Predictions::Values(v) => v,
-    };
-    assert_eq!(
-        bits(&|d| proba(back.predict(d).unwrap())),
-        bits(&|d| proba(rcb.predict(d).unwrap()))
-    );
-    let back: RugModel = serde_json::from_str(&serde_json::to_string(&rug).unwrap()).unwrap();
-    assert_eq!(back, rug);
-    assert_eq!(
-        bits(&|d| proba(back.predict(d).unwrap())),
-        bits(&|d| proba(rug.predict(d).unwrap()))
-    );
+    testing::assert_serde_round_trip(&rcb, &test, "rcboost");
+    testing::assert_serde_round_trip(&rug, &test, "rug");
 }

@@ -29,7 +29,7 @@ fn bench(c: &mut Criterion) {
                 b.iter(|| {
                     RuxParams::for_forest()
                         .form(form)
-                        .fit_with(&rf, &data, solver.as_ref())
+                        .select_with(&rf, &data, None, solver.as_ref())
                         .unwrap()
                 })
             });

@@ -180,7 +180,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .coverage(coverage)
             .form(form)
             .policy(policy)
-            .fit_with(&rf, &train, &timed)?;
+            .select_with(&rf, &train, None, &timed)?;
         let i = m.info();
         println!(
             "{sname:>6}: RUX {:.2}s (LP {:.2}s, {} solves, {} hinge + {} coverage rows, {} nnz): {} rules, objective {:.4}",

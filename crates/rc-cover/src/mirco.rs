@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 
 use rc_tree::{RandomForestParams, RandomStream};
 use rulecover_core::{
-    Antecedent, Dataset, Encoder, Encoding, Feature, Fit, Fitted, Outcome, Predict, Predictions,
-    Rule, RuleModel, RuleSet, RuleSource, WeightedRule,
+    Antecedent, CheckParams, Checked, Dataset, Encoder, Encoding, Feature, Fit, Fitted, Outcome,
+    Predict, Predictions, Rule, RuleModel, RuleSet, RuleSource, WeightedRule,
 };
 
 use crate::error::{Error, Result};
@@ -16,7 +16,7 @@ use crate::exact::{exact_set_cover, CoverStatus};
 use crate::greedy::greedy_set_cover_weighted;
 use crate::input::{check_no_missing, encoded};
 use crate::pool::{Impurity, LabeledPool, RuleStats};
-use crate::row_weights::{coverage_count, positive_rows};
+use crate::row_weights::{coverage_count, without_zero_rows};
 use crate::select::SelectFrom;
 use crate::vote::vote;
 
@@ -120,11 +120,11 @@ impl MircoParams {
         source: &S,
         train: &Dataset,
     ) -> Result<MircoModel> {
-        self.validate()?;
+        let params = Checked::new(self)?;
         let (encoder, train) = Encoder::fit(train, Encoding::Native)?;
         check_no_missing(&train)?;
         let pool = LabeledPool::from_source(source, &train)?;
-        self.fit_pool_encoded(&pool, &train, encoder)
+        Self::cover(params, &pool, &train, encoder)
     }
 
     /// Runs MIRCO on an already labelled pool whose rules index the columns
@@ -144,13 +144,22 @@ impl MircoParams {
         train: &Dataset,
         encoder: Encoder,
     ) -> Result<MircoModel> {
-        self.validate()?;
+        Self::cover(Checked::new(self)?, pool, train, encoder)
+    }
+
+    /// [`MircoParams::fit_pool_encoded`] with checked parameters.
+    fn cover(
+        params: Checked<'_, Self>,
+        pool: &LabeledPool,
+        train: &Dataset,
+        encoder: Encoder,
+    ) -> Result<MircoModel> {
         if pool.is_empty() {
             return Err(Error::EmptyPool);
         }
-        let costs = pool.costs(self.impurity, self.mse_scale);
+        let costs = pool.costs(params.impurity, params.mse_scale);
         let greedy = greedy_set_cover_weighted(&pool.coverage, &costs, &pool.row_weights)?;
-        let (selected, status) = match self.solver {
+        let (selected, status) = match params.solver {
             CoverSolver::Greedy => (greedy.selected, CoverStatus::Greedy),
             CoverSolver::Exact { time_limit } => {
                 let exact = exact_set_cover(&pool.coverage, &costs, &greedy.selected, time_limit)?;
@@ -184,19 +193,42 @@ impl<S: RuleSource + Fitted + ?Sized> SelectFrom<S> for MircoParams {
     /// the whole training set, encoded by the source's encoder, through
     /// them.
     fn fit_from(&self, source: &S, data: &Dataset) -> Result<MircoModel> {
-        self.fit_from_weighted(source, data, &vec![1.0; data.n_rows()])
+        Self::select_from(Checked::new(self)?, source, data, &vec![1.0; data.n_rows()])
     }
 
     /// Rows of weight 0 are left out (they need not be covered); the rules'
     /// class counts (or target means and MSEs) are weighted, and the greedy
     /// counts a row of weight `m` as `m` rows.
     fn fit_from_weighted(&self, source: &S, data: &Dataset, weights: &[f64]) -> Result<MircoModel> {
-        self.validate()?;
+        let params = self.check_inputs(data, Some(weights))?;
+        Self::select_from(params, source, data, weights)
+    }
+}
+
+impl MircoParams {
+    /// MIRCO on the rules of a fitted `source` with checked parameters and
+    /// checked weights (one per row of `data`).
+    fn select_from<S: RuleSource + Fitted + ?Sized>(
+        params: Checked<'_, Self>,
+        source: &S,
+        data: &Dataset,
+        weights: &[f64],
+    ) -> Result<MircoModel> {
         let encoder = source.encoder().clone();
         let train = encoded(&encoder, data)?;
-        let (train, weights) = positive_rows(&train, weights)?;
+        let (train, weights) = without_zero_rows(&train, weights)?;
         let pool = LabeledPool::from_source_weighted(source, &train, &weights)?;
-        self.fit_pool_encoded(&pool, &train, encoder)
+        Self::cover(params, &pool, &train, encoder)
+    }
+}
+
+impl CheckParams for MircoParams {
+    type ParamError = Error;
+
+    /// [`MircoParams::validate`] (the forest's parameters are checked when
+    /// it is fitted).
+    fn check_params(&self) -> Result<()> {
+        self.validate()
     }
 }
 
@@ -204,18 +236,19 @@ impl Fit for MircoParams {
     type Model = MircoModel;
     type Error = Error;
 
-    /// Fits [`MircoParams::forest`] to `data`, then selects its rules.
-    fn fit(&self, data: &Dataset) -> Result<MircoModel> {
-        self.validate()?;
-        let forest = self.forest.fit(data)?;
-        self.fit_from(&forest, data)
-    }
-
-    /// Fits the forest with the same weights, then selects with them.
-    fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<MircoModel> {
-        self.validate()?;
-        let forest = Fit::fit_weighted(&self.forest, data, weights)?;
-        self.fit_from_weighted(&forest, data, weights)
+    /// Fits [`MircoParams::forest`] to `data`, with the weights when given,
+    /// then selects its rules with the same weights
+    /// ([`SelectFrom::fit_from_weighted`]; unit weights when none).
+    fn fit_checked(
+        params: Checked<'_, Self>,
+        data: &Dataset,
+        weights: Option<&[f64]>,
+    ) -> Result<MircoModel> {
+        let forest = RandomForestParams::fit_checked(Checked::new(&params.forest)?, data, weights)?;
+        match weights {
+            Some(w) => Self::select_from(params, &forest, data, w),
+            None => Self::select_from(params, &forest, data, &vec![1.0; data.n_rows()]),
+        }
     }
 }
 

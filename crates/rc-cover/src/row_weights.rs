@@ -2,24 +2,25 @@
 //! behaves as `m` copies of the row, a row of weight 0 as no row at all.
 //!
 //! Every learner of this crate (and of rc-colgen) drops the rows of weight
-//! 0 first ([`positive_rows`]) and then multiplies by the weight whatever a
-//! copy of a row would add: class counts and target sums of a rule, the
-//! greedy cover's count of newly covered rows, a row's hinge loss in the
-//! rule-weighting LP.
+//! 0 first ([`without_zero_rows`], the weights checked by
+//! [`rulecover_core::Fit::check_inputs`]) and then multiplies by the
+//! weight whatever a copy of a row would add: class counts and target sums
+//! of a rule, the greedy cover's count of newly covered rows, a row's hinge
+//! loss in the rule-weighting LP.
 
-use rulecover_core::weights::check_sample_weights;
 use rulecover_core::Dataset;
 
 use crate::error::Result;
 
 /// `data` without its rows of weight 0, and the weights of the rows kept.
+/// The weights are checked already (one per row of `data`, finite,
+/// non-negative, not all 0): by [`rulecover_core::Fit::check_inputs`],
+/// which every fit and every entry point taking weights calls first.
 ///
 /// # Errors
-/// [`rulecover_core::Error::Shape`] when there is not one weight per row,
-/// [`rulecover_core::Error::InvalidParameter`] for a negative or
-/// non-finite weight or when every weight is 0.
-pub fn positive_rows(data: &Dataset, weights: &[f64]) -> Result<(Dataset, Vec<f64>)> {
-    check_sample_weights(weights, data.n_rows())?;
+/// Only a failure to take the rows' subset.
+pub fn without_zero_rows(data: &Dataset, weights: &[f64]) -> Result<(Dataset, Vec<f64>)> {
+    debug_assert_eq!(weights.len(), data.n_rows());
     if weights.iter().all(|&w| w > 0.0) {
         return Ok((data.clone(), weights.to_vec()));
     }
@@ -66,11 +67,12 @@ mod tests {
             },
         )
         .unwrap();
-        let (kept, w) = positive_rows(&d, &[2.0, 0.0, 1.5]).unwrap();
+        let (kept, w) = without_zero_rows(&d, &[2.0, 0.0, 1.5]).unwrap();
         assert_eq!(kept.column(0).to_vec(), vec![1.0, 3.0]);
         assert_eq!(w, vec![2.0, 1.5]);
-        assert!(positive_rows(&d, &[1.0, 1.0]).is_err());
-        assert!(positive_rows(&d, &[0.0, 0.0, 0.0]).is_err());
+        let (all, w) = without_zero_rows(&d, &[1.0, 2.0, 1.0]).unwrap();
+        assert_eq!(all.n_rows(), 3);
+        assert_eq!(w, vec![1.0, 2.0, 1.0]);
         assert_eq!(
             weighted_class_counts(&[0, 1, 0], &[2.0, 1.0, 1.5], 2),
             vec![3.5, 1.0]

@@ -27,12 +27,13 @@ use rc_lp::LpSolver;
 use rc_tree::{AdaBoostAlgorithm, AdaBoostParams, RandomForestParams};
 use rulecover_core::metrics::argmax;
 use rulecover_core::{
-    CoverageMatrix, Dataset, Encoder, Encoding, Fit, Fitted, PoolRule, Rule, RuleSource,
+    CheckParams, Checked, CoverageMatrix, Dataset, Encoder, Encoding, Fit, Fitted, PoolRule, Rule,
+    RuleSource,
 };
 
 use crate::error::{Error, Result};
 use crate::input::{check_no_missing, encoded};
-use crate::row_weights::{positive_rows, weighted_class_counts};
+use crate::row_weights::{weighted_class_counts, without_zero_rows};
 use crate::rux_lp::{ColumnPolicy, CoverageRows, LpForm, RuleLp, RuleLpSolution};
 use crate::select::SelectFrom;
 use crate::weighted::{rule_length, Fallback, FitInfo, ScoredRule, WeightedRuleModel};
@@ -165,7 +166,7 @@ pub enum LeafLabel {
     /// The class the rule's own estimator predicts there
     /// ([`RuleSource::pool_classes`]: a tree leaf's argmax under the
     /// weights it was grown with). Rules of a source without such a class
-    /// (hand-written rules, gradient boosting, [`RuxParams::fit_pool`])
+    /// (hand-written rules, gradient boosting)
     /// fall back to [`LeafLabel::TrainingMajority`]. It keeps RUX-ADA's
     /// minority-class rules on imbalanced binary data, but on
     /// scikit-learn's 3-class blob check (integer features, 5 depth-2
@@ -398,28 +399,67 @@ impl RuxParams {
         source: &S,
         train: &Dataset,
     ) -> Result<WeightedRuleModel> {
-        self.select_with(source, train, default_rux_solver().as_ref())
-    }
-
-    /// [`RuxParams::select`] with a given LP solver.
-    pub fn select_with<S: RuleSource + ?Sized>(
-        &self,
-        source: &S,
-        train: &Dataset,
-        solver: &dyn LpSolver,
-    ) -> Result<WeightedRuleModel> {
-        self.validate()?;
+        let params = Checked::new(self)?;
         let (encoder, train) = Encoder::fit(train, Encoding::Native)?;
         check_no_missing(&train)?;
         let weights = vec![1.0; train.n_rows()];
-        self.fit_source(source, &train, &weights, encoder, solver)
+        Self::select_pool(
+            params,
+            source,
+            &train,
+            &weights,
+            encoder,
+            default_rux_solver().as_ref(),
+        )
+    }
+
+    /// Runs RUX on the rules of a fitted `source` (a forest, a boosted
+    /// ensemble) with a given LP solver (duals are not needed); the
+    /// training data are encoded by the source's encoder. With `weights`
+    /// (one non-negative sample weight per training row, replication
+    /// semantics), rows of weight 0 are left out, rules labelled by their
+    /// training rows ([`LeafLabel::TrainingMajority`], or a source without
+    /// classes of its own) count them with these weights, and a row's
+    /// hinge loss costs its weight in LP (3).
+    ///
+    /// [`SelectFrom`] is the same with the default solver
+    /// ([`default_rux_solver`]); [`Fit`] fits [`RuxParams::base`] first.
+    pub fn select_with<S: RuleSource + Fitted + ?Sized>(
+        &self,
+        source: &S,
+        train: &Dataset,
+        weights: Option<&[f64]>,
+        solver: &dyn LpSolver,
+    ) -> Result<WeightedRuleModel> {
+        let params = self.check_inputs(train, weights)?;
+        Self::select_fitted(params, source, train, weights, solver)
+    }
+
+    /// [`RuxParams::select_with`] with checked parameters and weights.
+    fn select_fitted<S: RuleSource + Fitted + ?Sized>(
+        params: Checked<'_, Self>,
+        source: &S,
+        train: &Dataset,
+        weights: Option<&[f64]>,
+        solver: &dyn LpSolver,
+    ) -> Result<WeightedRuleModel> {
+        let encoder = source.encoder().clone();
+        let train = encoded(&encoder, train)?;
+        let (train, weights) = match weights {
+            Some(w) => without_zero_rows(&train, w)?,
+            None => {
+                let ones = vec![1.0; train.n_rows()];
+                (train, ones)
+            }
+        };
+        Self::select_pool(params, source, &train, &weights, encoder, solver)
     }
 
     /// RUX on `source`'s rule pool over encoded `train` rows: the pool
     /// ([`Error::EmptyPool`] when it has no rule), its coverage, its rules'
     /// classes as [`RuxParams::leaf_label`] asks, then the LP.
-    fn fit_source<S: RuleSource + ?Sized>(
-        &self,
+    fn select_pool<S: RuleSource + ?Sized>(
+        params: Checked<'_, Self>,
         source: &S,
         train: &Dataset,
         weights: &[f64],
@@ -431,8 +471,9 @@ impl RuxParams {
             return Err(Error::EmptyPool);
         }
         let coverage = source.pool_coverage(train)?;
-        let classes = self.estimator_classes(source, rules.len())?;
-        self.fit_encoded(
+        let classes = params.estimator_classes(source, rules.len())?;
+        Self::weigh(
+            params,
             rules,
             classes.as_deref(),
             &coverage,
@@ -464,60 +505,13 @@ impl RuxParams {
         }
     }
 
-    /// Runs RUX on the rules of a fitted `source` (a forest, a boosted
-    /// ensemble) with a given LP solver (duals are not needed); the
-    /// training data are encoded by the source's encoder.
-    pub fn fit_with<S: RuleSource + Fitted + ?Sized>(
-        &self,
-        source: &S,
-        train: &Dataset,
-        solver: &dyn LpSolver,
-    ) -> Result<WeightedRuleModel> {
-        self.fit_weighted_with(source, train, &vec![1.0; train.n_rows()], solver)
-    }
-
-    /// [`RuxParams::fit_with`] with one non-negative sample weight per
-    /// training row (replication semantics): rows of weight 0 are left
-    /// out, rules labelled by their training rows
-    /// ([`LeafLabel::TrainingMajority`], or a source without classes of
-    /// its own) count them with these weights, and a row's hinge loss
-    /// costs its weight in LP (3).
-    pub fn fit_weighted_with<S: RuleSource + Fitted + ?Sized>(
-        &self,
-        source: &S,
-        train: &Dataset,
-        weights: &[f64],
-        solver: &dyn LpSolver,
-    ) -> Result<WeightedRuleModel> {
-        self.validate()?;
-        let encoder = source.encoder().clone();
-        let train = encoded(&encoder, train)?;
-        let (train, weights) = positive_rows(&train, weights)?;
-        self.fit_source(source, &train, &weights, encoder, solver)
-    }
-
-    /// Runs RUX on rules and their (already computed) training coverage;
-    /// the rules index the columns of `train` as they are and are labelled
-    /// by the training rows they cover (there is no estimator to ask).
-    pub fn fit_pool(
-        &self,
-        rules: Vec<PoolRule>,
-        coverage: &CoverageMatrix,
-        train: &Dataset,
-        solver: &dyn LpSolver,
-    ) -> Result<WeightedRuleModel> {
-        let (encoder, train) = Encoder::fit(train, Encoding::Native)?;
-        let weights = vec![1.0; train.n_rows()];
-        self.fit_encoded(rules, None, coverage, &train, &weights, encoder, solver)
-    }
-
     /// RUX on rules and their coverage of the encoded training data
     /// `train`, rows weighted by `weights` (all positive), the model
     /// storing `encoder`; `classes`, when given, are the rules' votes
     /// (else each votes for its weighted training majority).
     #[allow(clippy::too_many_arguments)]
-    fn fit_encoded(
-        &self,
+    fn weigh(
+        params: Checked<'_, Self>,
         rules: Vec<PoolRule>,
         classes: Option<&[usize]>,
         coverage: &CoverageMatrix,
@@ -526,7 +520,6 @@ impl RuxParams {
         encoder: Encoder,
         solver: &dyn LpSolver,
     ) -> Result<WeightedRuleModel> {
-        self.validate()?;
         let labels = train.labels()?;
         if rules.is_empty() {
             return Err(Error::EmptyPool);
@@ -540,22 +533,22 @@ impl RuxParams {
                 train.n_rows()
             )));
         }
-        let mut lp = RuleLp::new(&labels, self.eps, self.coverage)?
+        let mut lp = RuleLp::new(&labels, params.eps, params.coverage)?
             .with_row_weights(weights)?
-            .with_form(self.form)
-            .with_policy(self.policy);
+            .with_form(params.form)
+            .with_policy(params.policy);
         let mut labelled = label_rules_weighted(rules, coverage, train, weights)?;
         if let Some(classes) = classes {
             relabel(&mut labelled, classes, train.n_classes())?;
-        } else if self.leaf_label == LeafLabel::Balanced {
+        } else if params.leaf_label == LeafLabel::Balanced {
             relabel_balanced(&mut labelled, &labels, weights, train.n_classes());
         }
-        let costs = self.costs(&labelled, 1.0)?;
-        let scale = cost_scale(&costs, self.normalize_costs);
+        let costs = params.costs(&labelled, 1.0)?;
+        let scale = cost_scale(&costs, params.normalize_costs);
         for (j, r) in labelled.iter().enumerate() {
             lp.add_rule(coverage.rows_of(j).to_vec(), r.class, costs[j] * scale)?;
         }
-        if self.coverage != CoverageRows::Off {
+        if params.coverage != CoverageRows::Off {
             let uncovered = lp.uncovered_rows();
             if let Some(&first) = uncovered.first() {
                 return Err(Error::Uncoverable {
@@ -565,12 +558,12 @@ impl RuxParams {
             }
         }
         let sol = lp.solve(solver)?;
-        let fallback = self.fallback_weighted(&labelled, train, weights);
+        let fallback = params.fallback_weighted(&labelled, train, weights);
         weighted_model(
             &lp,
             &sol,
             &labelled,
-            self.threshold,
+            params.threshold,
             fallback,
             encoder,
             sol.stats.seconds,
@@ -652,7 +645,8 @@ pub fn cost_scale(costs: &[f64], normalize: bool) -> f64 {
 /// docs/PERFORMANCE.md). It re-solves models grown by rows warm
 /// (`rc_lp::HighsSolver::grow_rows`, feature `highs`), which RUG's master
 /// LPs are (see [`crate::rux_lp`]: 2–3× less LP time on the largest data
-/// sets). Pass another solver to `fit_with` to override the choice.
+/// sets). Pass another solver to [`RuxParams::select_with`] to override the
+/// choice.
 pub fn default_rux_solver() -> Box<dyn LpSolver> {
     #[cfg(feature = "highs")]
     {
@@ -854,20 +848,30 @@ pub fn weighted_model(
 impl<S: RuleSource + Fitted + ?Sized> SelectFrom<S> for RuxParams {
     type Model = WeightedRuleModel;
 
-    /// [`RuxParams::fit_with`] with the default LP solver
-    /// ([`default_rux_solver`]).
+    /// [`RuxParams::select_with`] without weights, with the default LP
+    /// solver ([`default_rux_solver`]).
     fn fit_from(&self, source: &S, data: &Dataset) -> Result<WeightedRuleModel> {
-        self.fit_with(source, data, default_rux_solver().as_ref())
+        self.select_with(source, data, None, default_rux_solver().as_ref())
     }
 
-    /// [`RuxParams::fit_weighted_with`] with the default LP solver.
+    /// [`RuxParams::select_with`] with weights and the default LP solver.
     fn fit_from_weighted(
         &self,
         source: &S,
         data: &Dataset,
         weights: &[f64],
     ) -> Result<WeightedRuleModel> {
-        self.fit_weighted_with(source, data, weights, default_rux_solver().as_ref())
+        self.select_with(source, data, Some(weights), default_rux_solver().as_ref())
+    }
+}
+
+impl CheckParams for RuxParams {
+    type ParamError = Error;
+
+    /// [`RuxParams::validate`] (the base ensemble's parameters are checked
+    /// when it is fitted).
+    fn check_params(&self) -> Result<()> {
+        self.validate()
     }
 }
 
@@ -875,25 +879,23 @@ impl Fit for RuxParams {
     type Model = WeightedRuleModel;
     type Error = Error;
 
-    /// Fits [`RuxParams::base`] to `data`, then weights its rules.
-    fn fit(&self, data: &Dataset) -> Result<WeightedRuleModel> {
-        self.validate()?;
-        match &self.base {
-            RuxBase::Forest(p) => self.fit_from(&p.fit(data)?, data),
-            RuxBase::AdaBoost(p) => self.fit_from(&p.fit(data)?, data),
-        }
-    }
-
-    /// Fits the base ensemble with the same weights, then weights its rules
-    /// with them.
-    fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<WeightedRuleModel> {
-        self.validate()?;
-        match &self.base {
+    /// Fits [`RuxParams::base`] to `data` (with the weights when given),
+    /// then weights its rules ([`RuxParams::select_with`], the same
+    /// weights, the default LP solver).
+    fn fit_checked(
+        params: Checked<'_, Self>,
+        data: &Dataset,
+        weights: Option<&[f64]>,
+    ) -> Result<WeightedRuleModel> {
+        let solver = default_rux_solver();
+        match &params.base {
             RuxBase::Forest(p) => {
-                self.fit_from_weighted(&Fit::fit_weighted(p, data, weights)?, data, weights)
+                let forest = RandomForestParams::fit_checked(Checked::new(p)?, data, weights)?;
+                Self::select_fitted(params, &forest, data, weights, solver.as_ref())
             }
             RuxBase::AdaBoost(p) => {
-                self.fit_from_weighted(&Fit::fit_weighted(p, data, weights)?, data, weights)
+                let ada = AdaBoostParams::fit_checked(Checked::new(p)?, data, weights)?;
+                Self::select_fitted(params, &ada, data, weights, solver.as_ref())
             }
         }
     }

@@ -14,8 +14,8 @@ use rc_lp::{LpSolver, MinilpSolver};
 use rc_tree::{AdaBoostAlgorithm, AdaBoostParams, RandomForestParams};
 use rulecover_core::generate::{ringnorm, twonorm};
 use rulecover_core::{
-    Condition, CoverageMatrix, Dataset, Feature, Fit, PoolRule, Predict, Rng, Rule, RuleModel,
-    RuleSource, Target,
+    Condition, CoverageMatrix, Dataset, Encoder, Encoding, Feature, Fit, Fitted, PoolRule, Predict,
+    Rng, Rule, RuleModel, RuleSource, Target,
 };
 
 /// The LP solvers available in this build.
@@ -287,7 +287,7 @@ fn rux_on_a_forest_keeps_few_rules_and_its_accuracy() {
         .unwrap();
     for (name, solver) in solvers() {
         let m = RuxParams::for_forest()
-            .fit_with(&rf, &train, solver.as_ref())
+            .select_with(&rf, &train, None, solver.as_ref())
             .unwrap();
         assert!(
             m.n_rules() > 0 && m.n_rules() < rf.n_rules() / 2,
@@ -484,6 +484,28 @@ impl RuleSource for Hand {
     }
 }
 
+/// A hand-written pool with the native encoder of the data its rules
+/// index: a fitted source, as [`RuxParams::select_with`] takes.
+struct Encoded(Hand, Encoder);
+
+impl Encoded {
+    fn native(hand: Hand, data: &Dataset) -> Self {
+        Encoded(hand, Encoder::fit(data, Encoding::Native).unwrap().0)
+    }
+}
+
+impl RuleSource for Encoded {
+    fn rule_pool(&self) -> Vec<PoolRule> {
+        self.0.rule_pool()
+    }
+}
+
+impl Fitted for Encoded {
+    fn encoder(&self) -> &Encoder {
+        &self.1
+    }
+}
+
 fn line(labels: Vec<usize>) -> Dataset {
     Dataset::new(
         "line",
@@ -583,7 +605,12 @@ fn bad_input_gives_typed_errors() {
                 .cost(neg)
                 .normalize_costs(false)
                 .form(form)
-                .select_with(&split(), &data, solver.as_ref());
+                .select_with(
+                    &Encoded::native(split(), &data),
+                    &data,
+                    None,
+                    solver.as_ref(),
+                );
             assert!(
                 matches!(r, Err(Error::LpUnbounded(ref m)) if m.contains("rule 1 costs -5")),
                 "{form:?}: {r:?}"

@@ -1,49 +1,50 @@
 //! Sample weights (replication semantics), the encoder inside the models,
-//! missing values, recorded coverage and serialization for MIRCO and RUX.
+//! missing values, recorded coverage and serialization for MIRCO and RUX;
+//! the contract shared by every learner is `rulecover_core::testing`'s.
 
 use rc_cover::{CoverSolver, Error, MircoParams, RuxBase, RuxParams, SelectFrom};
 use rc_tree::{DecisionTreeParams, RandomForestParams};
+use rulecover_core::testing::{self, Agreement};
 use rulecover_core::{
-    generate, Condition, Dataset, Feature, Fit, Fitted, PoolRule, Predict, Predictions, Rule,
-    RuleModel, RuleSource, Target,
+    generate, Condition, Dataset, Feature, Fit, Fitted, PoolRule, Predict, Rule, RuleModel,
+    RuleSource, Target,
 };
 
-/// The rows of `data` with row `i` repeated `weights[i]` times in place,
-/// and the integer weights themselves.
-fn duplicated(data: &Dataset, weights: &[usize]) -> Dataset {
-    let idx: Vec<usize> = weights
-        .iter()
-        .enumerate()
-        .flat_map(|(i, &w)| std::iter::repeat_n(i, w))
-        .collect();
-    data.subset(&idx).unwrap()
-}
-
-fn integer_weights(n: usize) -> Vec<usize> {
-    (0..n).map(|i| [1, 2, 0, 3, 1, 1, 4][i % 7]).collect()
+fn integer_weights(n: usize) -> Vec<f64> {
+    (0..n)
+        .map(|i| [1.0, 2.0, 0.0, 3.0, 1.0, 1.0, 4.0][i % 7])
+        .collect()
 }
 
 /// Positive integer weights (a rule of a given forest may cover only rows
 /// of weight 0, and RUX refuses rules that cover no training row).
-fn positive_integer_weights(n: usize) -> Vec<usize> {
-    (0..n).map(|i| [1, 2, 1, 3, 1, 1, 4][i % 7]).collect()
+fn positive_integer_weights(n: usize) -> Vec<f64> {
+    (0..n)
+        .map(|i| [1.0, 2.0, 1.0, 3.0, 1.0, 1.0, 4.0][i % 7])
+        .collect()
 }
 
-/// The same rules, fallback and predictions (fit facts such as LP times
-/// aside).
-fn assert_same_rux(
-    a: &rc_cover::WeightedRuleModel,
-    b: &rc_cover::WeightedRuleModel,
-    data: &Dataset,
-) {
+/// The same rules, fallback and rule set (fit facts such as LP times
+/// aside; the predictions are compared by the shared contract).
+fn assert_same_rux(a: &rc_cover::WeightedRuleModel, b: &rc_cover::WeightedRuleModel) {
     assert_eq!(a.rules(), b.rules());
     assert_eq!(a.fallback(), b.fallback());
     assert_eq!(a.rule_set(), b.rule_set());
-    assert_eq!(a.predict(data).unwrap(), b.predict(data).unwrap());
 }
 
-fn as_f64(w: &[usize]) -> Vec<f64> {
-    w.iter().map(|&x| x as f64).collect()
+/// Selection from the given `source` as a [`testing::Fitter`]: with the
+/// weights when given.
+fn select_from<'a, P, S>(
+    params: &'a P,
+    source: &'a S,
+) -> impl testing::Fitter<Model = P::Model> + 'a
+where
+    P: SelectFrom<S>,
+{
+    testing::fit_fn(move |d: &Dataset, w: Option<&[f64]>| match w {
+        Some(w) => params.fit_from_weighted(source, d, w),
+        None => params.fit_from(source, d),
+    })
 }
 
 fn forest(train: &Dataset) -> rc_tree::RandomForest {
@@ -68,15 +69,18 @@ fn mirco_integer_weights_equal_duplicated_rows() {
         },
     ] {
         let params = MircoParams::default().solver(solver);
-        let weighted = params.fit_from_weighted(&rf, &train, &as_f64(&w)).unwrap();
-        let dup = params.fit_from(&rf, &duplicated(&train, &w)).unwrap();
-        assert_eq!(weighted.rules(), dup.rules(), "{solver:?}");
+        let what = format!("{solver:?}");
+        let (weighted, dup) = testing::assert_integer_weights_equal_duplicated_rows(
+            select_from(&params, &rf),
+            &train,
+            &w,
+            &test,
+            Agreement::Exact,
+            &what,
+        );
+        assert_eq!(weighted.rules(), dup.rules(), "{what}");
         assert_eq!(weighted.stats(), dup.stats());
         assert_eq!(weighted.rule_set(), dup.rule_set());
-        assert_eq!(
-            weighted.predict(&test).unwrap(),
-            dup.predict(&test).unwrap()
-        );
         // Weights matter: the unweighted selection has other statistics.
         let plain = params.fit_from(&rf, &train).unwrap();
         assert_ne!(plain.stats(), weighted.stats());
@@ -88,10 +92,13 @@ fn mirco_unit_weights_equal_fit_and_zero_weight_drops_the_row() {
     let train = generate::twonorm(120, 3);
     let rf = forest(&train);
     let params = MircoParams::default();
-    let plain = params.fit_from(&rf, &train).unwrap();
-    let ones = params
-        .fit_from_weighted(&rf, &train, &vec![1.0; train.n_rows()])
-        .unwrap();
+    let (plain, ones) = testing::assert_unit_weights_equal_unweighted(
+        select_from(&params, &rf),
+        &train,
+        &train,
+        Agreement::Exact,
+        "mirco",
+    );
     assert_eq!(plain, ones);
     // Through Fit: the forest is fitted with the same (unit) weights.
     let small = params.clone().forest(
@@ -100,18 +107,25 @@ fn mirco_unit_weights_equal_fit_and_zero_weight_drops_the_row() {
             .max_depth(3)
             .seed(2),
     );
-    assert_eq!(
-        small.fit(&train).unwrap(),
-        small
-            .fit_weighted(&train, &vec![1.0; train.n_rows()])
-            .unwrap()
+    let (fitted, ones) = testing::assert_unit_weights_equal_unweighted(
+        &small,
+        &train,
+        &train,
+        Agreement::Exact,
+        "fit",
     );
+    assert_eq!(fitted, ones);
     let mut w = vec![1.0; train.n_rows()];
     w[4] = 0.0;
     w[9] = 0.0;
-    let kept: Vec<usize> = (0..train.n_rows()).filter(|&i| w[i] > 0.0).collect();
-    let zero = params.fit_from_weighted(&rf, &train, &w).unwrap();
-    let without = params.fit_from(&rf, &train.subset(&kept).unwrap()).unwrap();
+    let (zero, without) = testing::assert_zero_weights_drop_rows(
+        select_from(&params, &rf),
+        &train,
+        &w,
+        &train,
+        Agreement::Exact,
+        "mirco",
+    );
     assert_eq!(zero, without);
     assert!(params.fit_from_weighted(&rf, &train, &[1.0; 3]).is_err());
     let mut bad = vec![1.0; train.n_rows()];
@@ -132,15 +146,24 @@ fn rux_integer_weights_equal_duplicated_rows() {
         RuxParams::for_forest(),
         RuxParams::for_forest().form(rc_cover::LpForm::Primal),
     ] {
-        let weighted = params.fit_from_weighted(&rf, &train, &as_f64(&w)).unwrap();
-        let dup = params.fit_from(&rf, &duplicated(&train, &w)).unwrap();
-        assert_same_rux(&weighted, &dup, &test);
-        let plain = params.fit_from(&rf, &train).unwrap();
+        let (weighted, dup) = testing::assert_integer_weights_equal_duplicated_rows(
+            select_from(&params, &rf),
+            &train,
+            &w,
+            &test,
+            Agreement::Exact,
+            "rux",
+        );
+        assert_same_rux(&weighted, &dup);
+        let (plain, ones) = testing::assert_unit_weights_equal_unweighted(
+            select_from(&params, &rf),
+            &train,
+            &test,
+            Agreement::Exact,
+            "rux",
+        );
+        assert_same_rux(&plain, &ones);
         assert_ne!(plain.rules(), weighted.rules());
-        let ones = params
-            .fit_from_weighted(&rf, &train, &vec![1.0; train.n_rows()])
-            .unwrap();
-        assert_same_rux(&plain, &ones, &test);
     }
 }
 
@@ -154,7 +177,13 @@ fn rux_fit_owns_its_ensemble() {
     let params = RuxParams::for_forest().base(RuxBase::Forest(base.clone()));
     let fitted = params.fit(&train).unwrap();
     let by_hand = params.fit_from(&base.fit(&train).unwrap(), &train).unwrap();
-    assert_same_rux(&fitted, &by_hand, &train);
+    assert_same_rux(&fitted, &by_hand);
+    testing::assert_predictions_agree(
+        &fitted.predict(&train).unwrap(),
+        &by_hand.predict(&train).unwrap(),
+        Agreement::Exact,
+        "fit vs fit_from",
+    );
     // AdaBoost without bootstrap: weighted equals duplicated end to end.
     let ada = RuxParams::for_adaboost().base(RuxBase::AdaBoost(
         rc_tree::AdaBoostParams::new()
@@ -164,11 +193,17 @@ fn rux_fit_owns_its_ensemble() {
             .seed(1),
     ));
     let w = positive_integer_weights(train.n_rows());
-    let weighted = ada.fit_weighted(&train, &as_f64(&w)).unwrap();
-    let dup = ada.fit(&duplicated(&train, &w)).unwrap();
     // AdaBoost's α (hence the costs 1/α) are sums over rows taken in
     // another order, equal up to rounding: compare the rules, their classes
     // and the predicted labels.
+    let (weighted, dup) = testing::assert_integer_weights_equal_duplicated_rows(
+        &ada,
+        &train,
+        &w,
+        &train,
+        Agreement::Labels,
+        "rux-ada",
+    );
     let rules = |m: &rc_cover::WeightedRuleModel| {
         m.rules()
             .iter()
@@ -176,15 +211,11 @@ fn rux_fit_owns_its_ensemble() {
             .collect::<Vec<_>>()
     };
     assert_eq!(rules(&weighted), rules(&dup));
-    assert_eq!(
-        weighted.predict(&train).unwrap().labels(),
-        dup.predict(&train).unwrap().labels()
-    );
 }
 
 #[test]
 fn models_read_raw_categorical_data_by_name() {
-    let train = categorical(300);
+    let train = testing::red_or_large(300);
     let mirco = MircoParams::default()
         .forest(
             RandomForestParams::classifier()
@@ -203,22 +234,16 @@ fn models_read_raw_categorical_data_by_name() {
         ))
         .fit(&train)
         .unwrap();
-    let other = reordered(&train);
-    for (name, a, b, features) in [
+    testing::assert_columns_read_by_name(&mirco, &train, "mirco");
+    testing::assert_columns_read_by_name(&rux, &train, "rux");
+    for (name, a, features) in [
         (
             "mirco",
             mirco.predict(&train).unwrap(),
-            mirco.predict(&other).unwrap(),
             mirco.features().to_vec(),
         ),
-        (
-            "rux",
-            rux.predict(&train).unwrap(),
-            rux.predict(&other).unwrap(),
-            rux.features().to_vec(),
-        ),
+        ("rux", rux.predict(&train).unwrap(), rux.features().to_vec()),
     ] {
-        assert_eq!(a, b, "{name}");
         let names: Vec<&str> = features.iter().map(|f| f.name.as_str()).collect();
         assert!(names.contains(&"color=red"), "{name}: {names:?}");
         let acc = a
@@ -312,20 +337,8 @@ fn serialized_models_predict_bit_identically() {
     let rf = forest(&train);
     let mirco = MircoParams::default().fit_from(&rf, &train).unwrap();
     let rux = RuxParams::default().fit_from(&rf, &train).unwrap();
-    let back: rc_cover::MircoModel =
-        serde_json::from_str(&serde_json::to_string(&mirco).unwrap()).unwrap();
-    assert_eq!(back, mirco);
-    assert_eq!(back.predict(&test).unwrap(), mirco.predict(&test).unwrap());
-    let back: rc_cover::WeightedRuleModel =
-        serde_json::from_str(&serde_json::to_string(&rux).unwrap()).unwrap();
-    assert_eq!(back, rux);
-    let (p, q) = (back.predict(&test).unwrap(), rux.predict(&test).unwrap());
-    match (p, q) {
-        (Predictions::Classes { proba: a, .. }, Predictions::Classes { proba: b, .. }) => {
-            assert!(a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()))
-        }
-        other => panic!("{other:?}"),
-    }
+    testing::assert_serde_round_trip(&mirco, &test, "mirco");
+    testing::assert_serde_round_trip(&rux, &test, "rux");
     // A plain rule source: the model reads its training columns by name.
     let line = Dataset::new(
         "line",
@@ -333,7 +346,7 @@ fn serialized_models_predict_bit_identically() {
         vec![vec![0.0, 1.0, 2.0, 3.0, 4.0, 5.0]],
         Target::Classes {
             labels: vec![0, 0, 0, 1, 1, 1],
-            names: s(&["a", "b"]),
+            names: vec!["a".into(), "b".into()],
         },
     )
     .unwrap();
@@ -360,47 +373,4 @@ fn invalid_parameters_are_typed_errors_at_fit() {
         RuxParams::default().eps(0.0).fit_from(&rf, &train),
         Err(Error::InvalidParameter { name: "eps", .. })
     ));
-}
-
-fn s(v: &[&str]) -> Vec<String> {
-    v.iter().map(|x| x.to_string()).collect()
-}
-
-/// Class 1 when the color is red or x > 5.
-fn categorical(n: usize) -> Dataset {
-    let x: Vec<f64> = (0..n).map(|i| (i % 10) as f64).collect();
-    let color: Vec<f64> = (0..n).map(|i| ((i / 10) % 3) as f64).collect();
-    let labels = (0..n)
-        .map(|i| usize::from(color[i] == 1.0 || x[i] > 5.0))
-        .collect();
-    Dataset::new(
-        "cat",
-        vec![
-            Feature::numeric("x"),
-            Feature::categorical("color", s(&["blue", "red", "green"])),
-        ],
-        vec![x, color],
-        Target::Classes {
-            labels,
-            names: s(&["no", "yes"]),
-        },
-    )
-    .unwrap()
-}
-
-/// `categorical(n)` with its columns swapped and the levels in another
-/// order.
-fn reordered(data: &Dataset) -> Dataset {
-    let recode = [1.0, 2.0, 0.0]; // blue → 1, red → 2, green → 0
-    let color: Vec<f64> = data.column(1).iter().map(|&c| recode[c as usize]).collect();
-    Dataset::new(
-        "reordered",
-        vec![
-            Feature::categorical("color", s(&["green", "blue", "red"])),
-            Feature::numeric("x"),
-        ],
-        vec![color, data.column(0).to_vec()],
-        Target::None,
-    )
-    .unwrap()
 }

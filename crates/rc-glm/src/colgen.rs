@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 use std::time::Instant;
 
-use rulecover_core::{Dataset, Encoder, Fit, Target};
+use rulecover_core::{CheckParams, Checked, Dataset, Encoder, Fit, Target};
 
 use crate::binarize::{Binarizer, BinaryMatrix};
 use crate::error::{Error, Result};
@@ -508,7 +508,7 @@ impl GlrmParams {
     /// pair stay available, and each solve is warm-started from the
     /// previous one). Decreasing penalties make this a regularisation path.
     pub fn fit_path(&self, data: &Dataset, path: &[(f64, f64)]) -> Result<Vec<GlrmModel>> {
-        self.fit_path_impl(data, None, path)
+        Self::path_checked(self.check_inputs(data, None)?, data, None, path)
     }
 
     /// [`GlrmParams::fit_path`] with one sample weight per row (see
@@ -519,24 +519,26 @@ impl GlrmParams {
         weights: &[f64],
         path: &[(f64, f64)],
     ) -> Result<Vec<GlrmModel>> {
-        self.fit_path_impl(data, Some(weights), path)
+        let params = self.check_inputs(data, Some(weights))?;
+        Self::path_checked(params, data, Some(weights), path)
     }
 
-    fn fit_path_impl(
-        &self,
+    /// The path with checked parameters and weights (one per row of
+    /// `data`, when given).
+    fn path_checked(
+        params: Checked<'_, Self>,
         data: &Dataset,
         weights: Option<&[f64]>,
         path: &[(f64, f64)],
     ) -> Result<Vec<GlrmModel>> {
-        self.validate()?;
         for &(l0, l1) in path {
             check_lambdas(l0, l1)?;
         }
-        let (encoder, encoded) = Encoder::fit(data, self.encoding)?;
+        let (encoder, encoded) = Encoder::fit(data, params.encoding)?;
         let (rows, weights) = training_rows(&encoded, weights)?;
-        let mut engine = Engine::new(self, encoder, &rows, weights.as_ref())?;
+        let mut engine = Engine::new(params.get(), encoder, &rows, weights.as_ref())?;
         path.iter()
-            .map(|&(l0, l1)| engine.run(self, l0, l1, &rows))
+            .map(|&(l0, l1)| engine.run(params.get(), l0, l1, &rows))
             .collect()
     }
 }
@@ -552,32 +554,34 @@ impl rulecover_core::Reseed for GlrmParams {
     }
 }
 
+impl CheckParams for GlrmParams {
+    type ParamError = Error;
+
+    /// [`GlrmParams::validate`].
+    fn check_params(&self) -> Result<()> {
+        self.validate()
+    }
+}
+
 impl Fit for GlrmParams {
     type Model = GlrmModel;
     type Error = Error;
 
-    /// Validates the parameters, encodes and binarizes `data` and fits
-    /// the model.
-    fn fit(&self, data: &Dataset) -> Result<GlrmModel> {
-        self.fit_weighted_impl(data, None)
-    }
-
-    /// Fits with one sample weight per row (finite, `>= 0`, not all 0):
-    /// the mean loss becomes the weighted mean `(1/W) Σ w_i ℓ_i` with
-    /// `W = Σ w_i` in place of `n` (the penalties are unchanged), the
-    /// binarizer's quantile thresholds are weighted quantiles, and the
-    /// means and standard deviations of the linear terms and of a real
-    /// target are weighted. So an integer weight behaves as that many
-    /// copies of the row (up to rounding), and a row of weight 0 as no
-    /// row at all.
-    fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<GlrmModel> {
-        self.fit_weighted_impl(data, Some(weights))
-    }
-}
-
-impl GlrmParams {
-    fn fit_weighted_impl(&self, data: &Dataset, weights: Option<&[f64]>) -> Result<GlrmModel> {
-        self.fit_path_impl(data, weights, &[(self.lambda0, self.lambda1)])?
+    /// Encodes and binarizes `data` and fits the model. With one sample
+    /// weight per row (finite, `>= 0`, not all 0), the mean loss becomes
+    /// the weighted mean `(1/W) Σ w_i ℓ_i` with `W = Σ w_i` in place of
+    /// `n` (the penalties are unchanged), the binarizer's quantile
+    /// thresholds are weighted quantiles, and the means and standard
+    /// deviations of the linear terms and of a real target are weighted.
+    /// So an integer weight behaves as that many copies of the row (up to
+    /// rounding), and a row of weight 0 as no row at all.
+    fn fit_checked(
+        params: Checked<'_, Self>,
+        data: &Dataset,
+        weights: Option<&[f64]>,
+    ) -> Result<GlrmModel> {
+        let penalties = [(params.lambda0, params.lambda1)];
+        Self::path_checked(params, data, weights, &penalties)?
             .pop()
             .ok_or_else(|| Error::Shape("empty path".into()))
     }

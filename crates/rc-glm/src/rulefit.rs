@@ -54,7 +54,7 @@ use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
 use rulecover_core::weights::rescaled_by_power_of_two;
-use rulecover_core::{Dataset, Encoder, Encoding, Fit, Rng};
+use rulecover_core::{CheckParams, Checked, Dataset, Encoder, Encoding, Fit, Rng};
 
 use crate::binarize::{weighted_quantile_sorted, Binarizer, BinarizerParams};
 use crate::bits::Bits;
@@ -238,7 +238,7 @@ impl RuleFitParams {
     /// Fits one model per `(λ0, λ1)` of `path` on one rule ensemble (the
     /// trees do not depend on the penalties), warm-starting each solve.
     pub fn fit_path(&self, data: &Dataset, path: &[(f64, f64)]) -> Result<Vec<GlrmModel>> {
-        self.fit_path_impl(data, None, path)
+        Self::path_checked(self.check_inputs(data, None)?, data, None, path)
     }
 
     /// [`RuleFitParams::fit_path`] with one sample weight per row (see
@@ -249,24 +249,26 @@ impl RuleFitParams {
         weights: &[f64],
         path: &[(f64, f64)],
     ) -> Result<Vec<GlrmModel>> {
-        self.fit_path_impl(data, Some(weights), path)
+        let params = self.check_inputs(data, Some(weights))?;
+        Self::path_checked(params, data, Some(weights), path)
     }
 
-    fn fit_path_impl(
-        &self,
+    /// The path with checked parameters and weights (one per row of
+    /// `data`, when given).
+    fn path_checked(
+        params: Checked<'_, Self>,
         data: &Dataset,
         weights: Option<&[f64]>,
         path: &[(f64, f64)],
     ) -> Result<Vec<GlrmModel>> {
-        self.validate()?;
         for &(l0, l1) in path {
             check_lambdas(l0, l1)?;
         }
         let started = Instant::now();
-        let (encoder, encoded) = Encoder::fit(data, self.encoding)?;
+        let (encoder, encoded) = Encoder::fit(data, params.encoding)?;
         let (data, weights) = training_rows(&encoded, weights)?;
         let data = &data;
-        let ens = RuleEnsemble::build(self, data, weights.as_ref())?;
+        let ens = RuleEnsemble::build(params.get(), data, weights.as_ref())?;
         let mut warm: Option<(f64, Vec<f64>)> = None;
         let mut out = Vec::with_capacity(path.len());
         for &(l0, l1) in path {
@@ -282,7 +284,7 @@ impl RuleFitParams {
             let fit = glm::solve(
                 &problem,
                 warm.as_ref().map(|(b, c)| (*b, c.as_slice())),
-                &self.glm,
+                &params.glm,
             )?;
             let terms = fit
                 .coef
@@ -308,7 +310,7 @@ impl RuleFitParams {
                 encoder: encoder.clone(),
                 features: data.features().to_vec(),
                 missing_at_fit: ens.missing_at_fit.clone(),
-                unseen_missing: self.unseen_missing,
+                unseen_missing: params.unseen_missing,
                 class_names: data.class_names().to_vec(),
                 intercept: fit.intercept,
                 terms,
@@ -345,23 +347,29 @@ impl rulecover_core::Reseed for RuleFitParams {
     }
 }
 
+impl CheckParams for RuleFitParams {
+    type ParamError = Error;
+
+    /// [`RuleFitParams::validate`].
+    fn check_params(&self) -> Result<()> {
+        self.validate()
+    }
+}
+
 impl Fit for RuleFitParams {
     type Model = GlrmModel;
     type Error = Error;
 
-    /// Validates, encodes, grows the tree ensemble and fits the L1 model.
-    fn fit(&self, data: &Dataset) -> Result<GlrmModel> {
-        let mut models = self.fit_path(data, &[(self.lambda0, self.lambda1)])?;
-        models
-            .pop()
-            .ok_or_else(|| Error::Shape("empty path".into()))
-    }
-
-    /// Fits with one sample weight per row (finite, `>= 0`, not all 0);
-    /// see the module documentation for what the weights weight.
-    fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<GlrmModel> {
-        let mut models = self.fit_path_weighted(data, weights, &[(self.lambda0, self.lambda1)])?;
-        models
+    /// Encodes, grows the tree ensemble and fits the L1 model, with one
+    /// sample weight per row when given (finite, `>= 0`, not all 0); see
+    /// the module documentation for what the weights weight.
+    fn fit_checked(
+        params: Checked<'_, Self>,
+        data: &Dataset,
+        weights: Option<&[f64]>,
+    ) -> Result<GlrmModel> {
+        let penalties = [(params.lambda0, params.lambda1)];
+        Self::path_checked(params, data, weights, &penalties)?
             .pop()
             .ok_or_else(|| Error::Shape("empty path".into()))
     }

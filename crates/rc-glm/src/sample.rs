@@ -5,7 +5,7 @@
 //! sees them (zero copies), so they neither count as distinct values or
 //! missing values in the binarizer nor as training coverage.
 
-use rulecover_core::weights::{check_sample_weights, rescaled_by_power_of_two};
+use rulecover_core::weights::rescaled_by_power_of_two;
 use rulecover_core::Dataset;
 
 use crate::error::Result;
@@ -22,8 +22,9 @@ pub(crate) struct SampleWeights {
     pub scaled: Vec<f64>,
 }
 
-/// Checks `weights` against `data` and returns the rows of positive
-/// weight with their weights (`data` itself and `None` without weights).
+/// The rows of `data` of positive weight with their weights (`data`
+/// itself and `None` without weights); the weights are checked already
+/// ([`rulecover_core::Fit::check_inputs`]).
 pub(crate) fn training_rows(
     data: &Dataset,
     weights: Option<&[f64]>,
@@ -31,7 +32,7 @@ pub(crate) fn training_rows(
     let Some(weights) = weights else {
         return Ok((data.clone(), None));
     };
-    check_sample_weights(weights, data.n_rows())?;
+    debug_assert_eq!(weights.len(), data.n_rows());
     let keep: Vec<usize> = (0..weights.len()).filter(|&i| weights[i] > 0.0).collect();
     let (rows, raw) = if keep.len() == weights.len() {
         (data.clone(), weights.to_vec())

@@ -1,9 +1,11 @@
 //! Sample weights: integer weights fit the same model as duplicated rows,
 //! unit weights the same model as no weights, zero weights as removed
-//! rows; bad weights are typed errors.
+//! rows (the contract shared by every learner, `rulecover_core::testing`);
+//! bad weights are typed errors.
 
 use rc_glm::{Error, GlrmModel, GlrmParams, RuleFitParams, Term};
-use rulecover_core::{Dataset, Feature, Fit, Predict, Predictions, Rng, Target};
+use rulecover_core::testing::{self, Agreement};
+use rulecover_core::{Dataset, Feature, Fit, Rng, Target};
 
 /// Numeric features with some missing values; a logistic or a real target.
 fn data(n: usize, seed: u64, real: bool) -> Dataset {
@@ -49,21 +51,10 @@ fn data(n: usize, seed: u64, real: bool) -> Dataset {
     .unwrap()
 }
 
-/// Integer weights in 0..=3 (some zeros) and the rows repeated by them.
-fn weights_and_duplicates(data: &Dataset, seed: u64) -> (Vec<f64>, Dataset) {
+/// Integer weights in 0..=3 (some zeros).
+fn integer_weights(data: &Dataset, seed: u64) -> Vec<f64> {
     let mut rng = Rng::new(seed);
-    let w: Vec<f64> = (0..data.n_rows()).map(|_| rng.below(4) as f64).collect();
-    let rows: Vec<usize> = (0..data.n_rows())
-        .flat_map(|i| std::iter::repeat_n(i, w[i] as usize))
-        .collect();
-    (w, data.subset(&rows).unwrap())
-}
-
-fn values(p: Predictions) -> Vec<f64> {
-    match p {
-        Predictions::Classes { proba, .. } => proba,
-        Predictions::Values(v) => v,
-    }
+    (0..data.n_rows()).map(|_| rng.below(4) as f64).collect()
 }
 
 fn close(a: f64, b: f64, rel: f64) -> bool {
@@ -71,8 +62,9 @@ fn close(a: f64, b: f64, rel: f64) -> bool {
 }
 
 /// Same terms (literals and thresholds exactly), coefficients and
-/// intercept to `rel`, predictions to `rel`.
-fn assert_same_model(a: &GlrmModel, b: &GlrmModel, data: &Dataset, rel: f64, what: &str) {
+/// intercept to `rel` (the predictions are compared by the shared
+/// contract).
+fn assert_same_model(a: &GlrmModel, b: &GlrmModel, rel: f64, what: &str) {
     assert_eq!(a.terms().len(), b.terms().len(), "{what}:\n{a}\nvs\n{b}");
     for (s, t) in a.terms().iter().zip(b.terms()) {
         match (&s.term, &t.term) {
@@ -95,17 +87,13 @@ fn assert_same_model(a: &GlrmModel, b: &GlrmModel, data: &Dataset, rel: f64, wha
         );
     }
     assert!(close(a.intercept(), b.intercept(), rel), "{what}");
-    let pa = values(a.predict(data).unwrap());
-    let pb = values(b.predict(data).unwrap());
-    for (x, y) in pa.iter().zip(&pb) {
-        assert!(close(*x, *y, rel), "{what}: prediction {x} vs {y}");
-    }
 }
 
-fn assert_identical(a: &GlrmModel, b: &GlrmModel, data: &Dataset, what: &str) {
+/// The same terms and the same intercept, bit for bit (the predictions are
+/// compared by the shared contract).
+fn assert_identical(a: &GlrmModel, b: &GlrmModel, what: &str) {
     assert_eq!(a.terms(), b.terms(), "{what}");
     assert_eq!(a.intercept().to_bits(), b.intercept().to_bits(), "{what}");
-    assert_eq!(a.predict(data).unwrap(), b.predict(data).unwrap(), "{what}");
 }
 
 #[test]
@@ -129,11 +117,17 @@ fn integer_weights_fit_the_model_of_duplicated_rows() {
     for seed in [0u64, 2] {
         for (what, params, real) in &cases {
             let d = data(300, 10 + seed, *real);
-            let (w, dup) = weights_and_duplicates(&d, 40 + seed);
-            let weighted = params.fit_weighted(&d, &w).unwrap();
-            let duplicated = params.fit(&dup).unwrap();
+            let w = integer_weights(&d, 40 + seed);
+            let (weighted, duplicated) = testing::assert_integer_weights_equal_duplicated_rows(
+                params,
+                &d,
+                &w,
+                &d,
+                Agreement::Relative(1e-9),
+                what,
+            );
             assert!(!weighted.terms().is_empty(), "{what}");
-            assert_same_model(&weighted, &duplicated, &d, 1e-9, what);
+            assert_same_model(&weighted, &duplicated, 1e-9, what);
             // The training coverage counts the rows of positive weight.
             let rules = rulecover_core::RuleModel::rule_set(&weighted);
             let kept = w.iter().filter(|&&w| w > 0.0).count();
@@ -146,38 +140,52 @@ fn integer_weights_fit_the_model_of_duplicated_rows() {
 fn unit_weights_fit_exactly_the_unweighted_model() {
     for real in [false, true] {
         let d = data(300, 3, real);
-        let ones = vec![1.0; d.n_rows()];
         for params in [
             GlrmParams::lrr().lambdas(0.005, 0.2),
             GlrmParams::lr1n().lambdas(0.005, 0.2),
             GlrmParams::lrrn().lambdas(0.005, 0.2),
         ] {
-            let a = params.fit(&d).unwrap();
-            let b = params.fit_weighted(&d, &ones).unwrap();
-            assert_identical(&a, &b, &d, params.name());
+            let what = params.name();
+            let (a, b) = testing::assert_unit_weights_equal_unweighted(
+                &params,
+                &d,
+                &d,
+                Agreement::Exact,
+                what,
+            );
+            assert_identical(&a, &b, what);
         }
         let rf = RuleFitParams::new()
             .max_rules(150)
             .linear_terms(true)
             .lambdas(0.005, 0.2);
-        let a = rf.fit(&d).unwrap();
-        let b = rf.fit_weighted(&d, &ones).unwrap();
-        assert_identical(&a, &b, &d, "RuleFitN");
+        let (a, b) = testing::assert_unit_weights_equal_unweighted(
+            &rf,
+            &d,
+            &d,
+            Agreement::Exact,
+            "RuleFitN",
+        );
+        assert_identical(&a, &b, "RuleFitN");
     }
 }
 
 #[test]
 fn zero_weights_remove_rows_and_weights_change_the_model() {
     let d = data(300, 21, false);
-    let mut w = vec![1.0; d.n_rows()];
-    let kept: Vec<usize> = (0..d.n_rows()).filter(|i| i % 3 != 0).collect();
-    for i in (0..d.n_rows()).filter(|i| i % 3 == 0) {
-        w[i] = 0.0;
-    }
+    let w: Vec<f64> = (0..d.n_rows())
+        .map(|i| f64::from(u8::from(i % 3 != 0)))
+        .collect();
     let params = GlrmParams::lrrn().lambdas(0.005, 0.2);
-    let weighted = params.fit_weighted(&d, &w).unwrap();
-    let subset = params.fit(&d.subset(&kept).unwrap()).unwrap();
-    assert_identical(&weighted, &subset, &d, "zero weights");
+    let (weighted, subset) = testing::assert_zero_weights_drop_rows(
+        &params,
+        &d,
+        &w,
+        &d,
+        Agreement::Exact,
+        "zero weights",
+    );
+    assert_identical(&weighted, &subset, "zero weights");
 
     // Heavier weights on the positive class move the intercept up.
     let labels = d.labels().unwrap();

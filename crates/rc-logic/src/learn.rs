@@ -14,7 +14,8 @@
 //! ties keep the first found.
 //!
 //! Nodes are grown breadth first. A node becomes a leaf when it is at
-//! `max_depth`, when its weight is below `min_split`, when the variance of
+//! `max_depth`, when it is not the root and its weight is below
+//! `min_split` (BoostSRL always searches the root), when the variance of
 //! its targets is below `min_variance`, when the tree already has
 //! `max_leaves` leaves, or when no test covers at least `min_cover` weight
 //! while leaving some weight on the false branch and keeping its recall
@@ -62,10 +63,16 @@ pub struct TreeParams {
     /// default 100).
     pub max_leaves: usize,
     /// Least weight a test must send to its true branch (BoostSRL
-    /// `minPosCoverage`, default 3).
+    /// `minPosCoverage`, default 3). When the root holds less weight `W`
+    /// than this, the tree uses `W² / (W + 0.1)` instead, as BoostSRL's
+    /// `LearnOneClause.getMinPosCoverage` (`maxPossiblePrecision × W`);
+    /// see [`TreeParams::effective_min_cover`].
     pub min_cover: f64,
-    /// Least weight a node needs to be split (BoostSRL: 2.1 ×
-    /// `minPosCoverage` = 6.3).
+    /// Least weight a node below the root needs to be split (BoostSRL:
+    /// 2.1 × `minPosCoverage` = 6.3). The root is searched whatever its
+    /// weight, as in BoostSRL, whose `ILPouterLoop` applies this rule only
+    /// to the two branches of a learned test, so a tree on fewer than
+    /// 6.3 examples (srlearn's Toy-Cancer has 6) still gets a root test.
     pub min_split: f64,
     /// A node whose target variance is below this becomes a leaf
     /// (default 0.0025).
@@ -199,6 +206,23 @@ impl TreeParams {
         1.0 - frac
     }
 
+    /// The least weight a node test must cover in a tree whose root holds
+    /// weight `root_weight`: [`TreeParams::min_cover`], or
+    /// `root_weight² / (root_weight + 0.1)` when `min_cover` exceeds
+    /// `root_weight`. This is BoostSRL's `getMinPosCoverage`, which caps
+    /// `minPosCoverage` at `maxPossiblePrecision × W = W / (W + 0.1) × W`
+    /// (m-estimate 0.1) when it exceeds the total weight `W` of the
+    /// examples; `ILPouterLoop` fixes the root's value for the whole tree
+    /// (`setOverallMinPosWeight`). On every data set with root weight at
+    /// least `min_cover` (all but toy ones) it is `min_cover`.
+    pub fn effective_min_cover(&self, root_weight: f64) -> f64 {
+        if self.min_cover > root_weight {
+            root_weight * root_weight / (root_weight + 0.1)
+        } else {
+            self.min_cover
+        }
+    }
+
     /// Checks the ranges.
     pub fn validate(&self) -> Result<()> {
         if self.max_depth == 0 {
@@ -314,6 +338,8 @@ struct Cand {
 
 struct Learner<'a> {
     p: &'a TreeParams,
+    /// [`TreeParams::effective_min_cover`] of the tree's root weight.
+    min_cover: f64,
     bias: &'a LanguageBias,
     store: &'a FactStore,
     args: Vec<&'a [u32]>,
@@ -348,7 +374,7 @@ impl Learner<'_> {
             s: total.s - t.s,
             q: total.q - t.q,
         };
-        let expandable = on_seed && t.w >= self.p.min_cover;
+        let expandable = on_seed && t.w >= self.min_cover;
         // BoostSRL's Gleaner rejects (but still expands) a test whose
         // recall t.w / (W + 0.1) exceeds its maxRecall.
         let acceptable = self.p.max_recall >= 1.0 || t.w <= self.p.max_recall * (total.w + 0.1);
@@ -717,8 +743,13 @@ pub fn learn_tree(
             "targets and weights must be finite, found {bad}"
         )));
     }
+    let root_rows: Vec<u32> = (0..n as u32)
+        .filter(|&r| data.w[r as usize] > 0.0)
+        .collect();
+    let root_weight: f64 = root_rows.iter().map(|&r| data.w[r as usize]).sum();
     let learner = Learner {
         p: params,
+        min_cover: params.effective_min_cover(root_weight),
         bias,
         store: data.store,
         args: data.rows.iter().map(|&r| data.examples.get(r)).collect(),
@@ -740,9 +771,7 @@ pub fn learn_tree(
     let mut queue = VecDeque::new();
     queue.push_back(Pending {
         node: 0,
-        rows: (0..n as u32)
-            .filter(|&r| data.w[r as usize] > 0.0)
-            .collect(),
+        rows: root_rows,
         path: Vec::new(),
         vars: head_vars,
         depth: 0,
@@ -751,8 +780,10 @@ pub fn learn_tree(
     while let Some(p) = queue.pop_front() {
         let s = learner.sums(&p.rows);
         let variance = if s.w > 0.0 { s.sse() / s.w } else { 0.0 };
+        // BoostSRL searches the root whatever its weight; `min_split`
+        // applies to the nodes below it.
         let stop = p.depth >= params.max_depth
-            || s.w < params.min_split
+            || (p.depth > 0 && s.w < params.min_split)
             || variance < params.min_variance
             || leaves >= params.max_leaves;
         let chosen = if stop {
@@ -830,4 +861,45 @@ pub fn learn_tree(
         nodes,
         var_types,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn effective_min_cover_caps_only_below_min_cover() {
+        let p = TreeParams::default();
+        // Toy-Cancer's 6 examples: minPosCoverage stays 3.
+        assert_eq!(p.effective_min_cover(6.0), 3.0);
+        // Below 3: BoostSRL's maxPossiblePrecision × W = W² / (W + 0.1).
+        assert!((p.effective_min_cover(2.0) - 4.0 / 2.1).abs() < 1e-12);
+        assert_eq!(p.effective_min_cover(0.0), 0.0);
+    }
+
+    /// The root weight of the RFGB and bagging trees (every positive and
+    /// at most 2 negatives per positive, unit weights; `--quick` caps it
+    /// at 1 500) of the shared relational targets, smallest fold each
+    /// (pos + min(neg, 2·pos) from the folds' example files): all above
+    /// `min_split` and `min_cover`, so that searching the root whatever
+    /// its weight and the cap of `min_cover` change no tree of the
+    /// reproduced tables (relational suite, paper003).
+    #[test]
+    fn shared_relational_roots_are_unaffected_by_the_small_data_rules() {
+        let smallest_root = [
+            ("cora_sameauthor", 661.0),
+            ("cora_samebib", 1500.0),
+            ("cora_sametitle", 1016.0),
+            ("cora_samevenue", 1500.0),
+            ("webkb_faculty", 321.0),
+            ("uwcse_advisedby", 234.0),
+            ("imdb_workedunder", 612.0),
+            ("icml_coauthor", 327.0),
+        ];
+        let p = TreeParams::default();
+        for (id, w) in smallest_root {
+            assert!(w >= p.min_split, "{id}");
+            assert_eq!(p.effective_min_cover(w), p.min_cover, "{id}");
+        }
+    }
 }

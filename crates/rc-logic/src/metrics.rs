@@ -16,6 +16,8 @@
 //!   ([`rulecover_core::metrics::auc_pr`]); optimistic compared with the other.
 //! - [`cll`]: mean log-probability of the true label, clipped at 1e-15
 //!   (BoostSRL's "CLL").
+//! - [`best_f1_threshold`]: the decision threshold BoostSRL's inference
+//!   prints (`% Threshold = …`) and srlearn's `predict` uses.
 
 use crate::error::Result;
 
@@ -140,6 +142,51 @@ pub fn scores(y: &[usize], proba: &[f64]) -> Result<Scores> {
     })
 }
 
+/// BoostSRL's decision threshold (`ThresholdSelector.selectBestThreshold`,
+/// printed by its inference as `% Threshold = …` and used by srlearn's
+/// `predict`): the examples are sorted by decreasing probability
+/// (positives first among ties) and walked from the top; each time the
+/// probability changes, the F1 of predicting positive every example
+/// above is computed, and the best (strictly better than the ones before,
+/// and than 0) gives the threshold halfway between that probability and
+/// the previous one (1 at the start). Predicting every example as
+/// positive is never one of the candidates. 0 when no candidate has a
+/// positive F1 (no positives). An example is positive when its
+/// probability is above the threshold.
+///
+/// BoostSRL's comparator (`(int) Math.ceil(p2 − p1)`) only orders pairs
+/// whose probabilities differ by more than 0 in one direction, so its
+/// "sort" mostly keeps the examples' order; this function sorts for
+/// real, which gives the same threshold whenever the examples were
+/// already in decreasing order (as srlearn's Toy-Cancer test set is).
+pub fn best_f1_threshold(y: &[usize], proba: &[f64]) -> Result<f64> {
+    // Validation (lengths, binary labels, finite scores) via rulecover-core.
+    rulecover_core::metrics::average_precision(y, proba)?;
+    let mut order: Vec<usize> = (0..y.len()).collect();
+    order.sort_by(|&a, &b| proba[b].total_cmp(&proba[a]).then(y[b].cmp(&y[a])));
+    let n_pos = y.iter().filter(|&&l| l == 1).count() as f64;
+    let (mut tp, mut fp) = (0.0f64, 0.0f64);
+    let (mut best, mut best_f1, mut last) = (0.0, 0.0, 1.0);
+    for &i in &order {
+        if proba[i] != last {
+            // F1 = 2TP / (2TP + FP + FN), FN = n_pos − TP.
+            let denom = tp + fp + n_pos;
+            let f1 = if denom > 0.0 { 2.0 * tp / denom } else { 0.0 };
+            if f1 > best_f1 {
+                best = (last + proba[i]) / 2.0;
+                best_f1 = f1;
+            }
+            last = proba[i];
+        }
+        if y[i] == 1 {
+            tp += 1.0;
+        } else {
+            fp += 1.0;
+        }
+    }
+    Ok(best)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,6 +198,26 @@ mod tests {
         assert_eq!(auc_roc(&y, &s).unwrap(), Some(1.0));
         assert!((auc_pr_davis_goadrich(&y, &s).unwrap().unwrap() - 1.0).abs() < 1e-12);
         assert!((auc_pr_trapezoid(&y, &s).unwrap().unwrap() - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn best_f1_threshold_is_boostsrl_midpoint() {
+        // Three positives at 0.28 above a positive and two negatives at
+        // 0.16: F1 6/7 at the cut between them, so the midpoint.
+        let y = [1, 1, 1, 1, 0, 0];
+        let p = [0.28, 0.28, 0.28, 0.16, 0.16, 0.16];
+        assert!((best_f1_threshold(&y, &p).unwrap() - 0.22).abs() < 1e-12);
+        // Order does not matter; ties put positives first.
+        let y = [0, 1, 0, 1];
+        let p = [0.2, 0.9, 0.6, 0.6];
+        // Cuts: after 0.9 (F1 2/3), after 0.6 (TP 2, FP 1: F1 0.8).
+        assert!((best_f1_threshold(&y, &p).unwrap() - 0.4).abs() < 1e-12);
+        // No positive: no candidate, threshold 0.
+        assert_eq!(best_f1_threshold(&[0, 0], &[0.3, 0.1]).unwrap(), 0.0);
+        // Every example at the same probability: the only candidate is
+        // "none positive" (F1 0), so 0 as well.
+        assert_eq!(best_f1_threshold(&[1, 0], &[0.5, 0.5]).unwrap(), 0.0);
+        assert!(best_f1_threshold(&[1], &[0.5, 0.5]).is_err());
     }
 
     #[test]

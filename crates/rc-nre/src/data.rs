@@ -4,7 +4,7 @@
 use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
 
-use rulecover_core::weights::{check_sample_weights, rescaled_by_power_of_two};
+use rulecover_core::weights::rescaled_by_power_of_two;
 use rulecover_core::{Dataset, FeatureKind, Rng, Target};
 
 use crate::error::{Error, Result};
@@ -48,9 +48,10 @@ pub(crate) fn check_features(data: &Dataset) -> Result<()> {
 }
 
 /// The rows a fit learns from and their weights: without weights, `data`
-/// as it is; with weights, after checking them (one per row, finite,
-/// non-negative, not all zero) and every value of `data` (so errors name
-/// the caller's rows), the rows of positive weight, with `None` when their
+/// as it is; with weights (checked already: one per row, finite,
+/// non-negative, not all zero, [`rulecover_core::Fit::check_inputs`]),
+/// after checking every value of `data` (so errors name the caller's
+/// rows), the rows of positive weight, with `None` when their
 /// weights are all equal (every learner here is invariant to a common
 /// scale of the weights) and otherwise the weights scaled by a power of
 /// two into `[2^-8, 2^8)` (exact, so ratios are kept, and their sums
@@ -62,7 +63,7 @@ pub(crate) fn training_rows(
     let Some(w) = weights else {
         return Ok((data, None));
     };
-    check_sample_weights(w, data.n_rows())?;
+    debug_assert_eq!(w.len(), data.n_rows());
     check_features(&data)?;
     check_finite(&data)?;
     let keep: Vec<usize> = (0..w.len()).filter(|&i| w[i] > 0.0).collect();

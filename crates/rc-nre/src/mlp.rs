@@ -9,7 +9,9 @@ use nalgebra::{DMatrix, DMatrixView, DMatrixViewMut};
 use serde::{Deserialize, Serialize};
 
 use rulecover_core::rng::derive_seed;
-use rulecover_core::{Dataset, Encoder, Feature, Fit, Fitted, Predict, Predictions, Rng};
+use rulecover_core::{
+    CheckParams, Checked, Dataset, Encoder, Feature, Fit, Fitted, Predict, Predictions, Rng,
+};
 
 use crate::data::{select_rows, signed_labels, stratified_split, training_rows, Standardizer};
 use crate::error::{Error, Result};
@@ -161,23 +163,60 @@ pub struct MlpModel {
     history: TrainHistory,
 }
 
-impl MlpParams {
-    /// [`Fit::fit`] with optional row weights.
-    fn fit_rows(&self, data: &Dataset, weights: Option<&[f64]>) -> Result<MlpModel> {
-        self.validate()?;
-        let (encoder, encoded) = Encoder::fit(data, self.encoding)?;
+/// The seed of the initial weights, the validation split and the batches
+/// ([`MlpParams::seed`]).
+impl rulecover_core::Reseed for MlpParams {
+    fn random_seed(&self) -> Option<u64> {
+        Some(self.seed)
+    }
+
+    fn with_random_seed(&self, seed: u64) -> Self {
+        self.clone().seed(seed)
+    }
+}
+
+impl CheckParams for MlpParams {
+    type ParamError = Error;
+
+    /// [`MlpParams::validate`].
+    fn check_params(&self) -> Result<()> {
+        self.validate()
+    }
+}
+
+impl Fit for MlpParams {
+    type Model = MlpModel;
+    type Error = Error;
+
+    /// One-hot encodes categorical columns, standardises all features
+    /// with the training statistics, holds out a stratified validation
+    /// part and trains with Adam, keeping the best epoch on it (see
+    /// [`crate::TrainParams::stop_on`]).
+    ///
+    /// With one finite, non-negative weight per row (not all zero), the
+    /// semantics of [`crate::NreParams`]' weighted fit: weighted
+    /// standardisation, training loss and early stopping; rows of weight 0
+    /// dropped; equal weights give the unweighted model; integer weights
+    /// act as copies in expectation over the mini-batches (up to rounding
+    /// with full-batch training, see [`crate::train()`]).
+    fn fit_checked(
+        params: Checked<'_, Self>,
+        data: &Dataset,
+        weights: Option<&[f64]>,
+    ) -> Result<MlpModel> {
+        let (encoder, encoded) = Encoder::fit(data, params.encoding)?;
         let (data, weights) = training_rows(encoded, weights)?;
         let data = &data;
         let w = weights.as_deref();
         crate::data::check_features(data)?;
         let y = signed_labels(data)?;
-        let standardizer = Standardizer::fit_weighted(data, w, self.constant_features)?;
+        let standardizer = Standardizer::fit_weighted(data, w, params.constant_features)?;
         let all: Vec<usize> = (0..data.n_features()).collect();
         let z = standardizer.transform(data, &all)?;
         let (fit_rows, val_rows) = stratified_split(
             &y,
-            self.train.validation_fraction,
-            derive_seed(self.seed, 1),
+            params.train.validation_fraction,
+            derive_seed(params.seed, 1),
         );
         let x_fit = select_rows(&z, &fit_rows);
         let y_fit: Vec<f64> = fit_rows.iter().map(|&i| y[i]).collect();
@@ -185,7 +224,11 @@ impl MlpParams {
         let y_val: Vec<f64> = val_rows.iter().map(|&i| y[i]).collect();
         let pick = |rows: &[usize]| w.map(|w| rows.iter().map(|&i| w[i]).collect::<Vec<f64>>());
         let (w_fit, w_val) = (pick(&fit_rows), pick(&val_rows));
-        let mut network = Mlp::new(data.n_features(), self.hidden, derive_seed(self.seed, 3));
+        let mut network = Mlp::new(
+            data.n_features(),
+            params.hidden,
+            derive_seed(params.seed, 3),
+        );
         let val = (!val_rows.is_empty()).then_some(TrainSet {
             x: &x_val,
             y: &y_val,
@@ -199,52 +242,17 @@ impl MlpParams {
                 weights: w_fit.as_deref(),
             },
             val,
-            &self.train,
-            derive_seed(self.seed, 2),
+            &params.train,
+            derive_seed(params.seed, 2),
             &mut |_, _| {},
         )?;
         Ok(MlpModel {
             encoder,
             standardizer,
             network,
-            loss: self.train.loss,
+            loss: params.train.loss,
             history,
         })
-    }
-}
-
-/// The seed of the initial weights, the validation split and the batches
-/// ([`MlpParams::seed`]).
-impl rulecover_core::Reseed for MlpParams {
-    fn random_seed(&self) -> Option<u64> {
-        Some(self.seed)
-    }
-
-    fn with_random_seed(&self, seed: u64) -> Self {
-        self.clone().seed(seed)
-    }
-}
-
-impl Fit for MlpParams {
-    type Model = MlpModel;
-    type Error = Error;
-
-    /// One-hot encodes categorical columns, standardises all features
-    /// with the training statistics, holds out a stratified validation
-    /// part and trains with Adam, keeping the best epoch on it (see
-    /// [`crate::TrainParams::stop_on`]).
-    fn fit(&self, data: &Dataset) -> Result<MlpModel> {
-        self.fit_rows(data, None)
-    }
-
-    /// [`Fit::fit`] with one finite, non-negative weight per row (not all
-    /// zero), with the semantics of [`crate::NreParams`]' `fit_weighted`:
-    /// weighted standardisation, training loss and early stopping; rows of
-    /// weight 0 dropped; equal weights give the unweighted model; integer
-    /// weights act as copies in expectation over the mini-batches (up to
-    /// rounding with full-batch training, see [`crate::train()`]).
-    fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<MlpModel> {
-        self.fit_rows(data, Some(weights))
     }
 }
 

@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 use rc_tree::{DecisionTree, DecisionTreeParams};
 use rulecover_core::rng::derive_seed;
 use rulecover_core::{
-    Antecedent, Dataset, Encoder, Feature, Fit, Fitted, Outcome, Predict, Predictions, RuleModel,
-    RuleSet, WeightedRule,
+    Antecedent, CheckParams, Checked, Dataset, Encoder, Feature, Fit, Fitted, Outcome, Predict,
+    Predictions, RuleModel, RuleSet, WeightedRule,
 };
 
 use crate::data::{
@@ -144,31 +144,31 @@ impl NreParams {
         data: &Dataset,
         observer: &mut dyn FnMut(usize, &NeuralRules),
     ) -> Result<NreModel> {
-        self.fit_rows(data, None, observer)
+        Self::fit_rows(self.check_inputs(data, None)?, data, None, observer)
     }
 
-    /// [`NreParams::fit_observed`] with optional row weights.
+    /// [`NreParams::fit_observed`] with checked parameters and optional
+    /// (checked) row weights.
     fn fit_rows(
-        &self,
+        params: Checked<'_, Self>,
         data: &Dataset,
         weights: Option<&[f64]>,
         observer: &mut dyn FnMut(usize, &NeuralRules),
     ) -> Result<NreModel> {
-        self.validate()?;
-        let (encoder, encoded) = Encoder::fit(data, self.encoding)?;
+        let (encoder, encoded) = Encoder::fit(data, params.encoding)?;
         let (data, weights) = training_rows(encoded, weights)?;
         let data = &data;
-        let prep = prepare(self, data, weights)?;
+        let prep = prepare(params.get(), data, weights)?;
         let w = prep.weights.as_deref();
         let (fit_rows, val_rows) = stratified_split(
             &prep.y,
-            self.train.validation_fraction,
-            derive_seed(self.seed, 1),
+            params.train.validation_fraction,
+            derive_seed(params.seed, 1),
         );
-        let refit = self.refit && !val_rows.is_empty();
-        let tree = grow_tree(self, data, &fit_rows, w)?;
-        let mut model = NreModel::from_parts(self, encoder.clone(), &prep, tree)?;
-        let calibrated = model.calibrated_copy(self)?;
+        let refit = params.refit && !val_rows.is_empty();
+        let tree = grow_tree(params.get(), data, &fit_rows, w)?;
+        let mut model = NreModel::from_parts(params.get(), encoder.clone(), &prep, tree)?;
+        let calibrated = model.calibrated_copy(params.get())?;
         let xf = select_columns(&prep.z, &model.inputs);
         let x_fit = select_rows(&xf, &fit_rows);
         let y_fit: Vec<f64> = fit_rows.iter().map(|&i| prep.y[i]).collect();
@@ -192,8 +192,8 @@ impl NreParams {
                 weights: w_fit.as_deref(),
             },
             val,
-            &self.train,
-            derive_seed(self.seed, 2),
+            &params.train,
+            derive_seed(params.seed, 2),
             first_observer,
         )?;
         let val = (!val_rows.is_empty()).then_some(TrainSet {
@@ -201,7 +201,7 @@ impl NreParams {
             y: &y_val,
             weights: w_val.as_deref(),
         });
-        model.keep_calibrated(calibrated, val, &self.train);
+        model.keep_calibrated(calibrated, val, &params.train);
         if !refit {
             model.coverage = coverage_of(&model.network, &xf);
             return Ok(model);
@@ -209,12 +209,13 @@ impl NreParams {
         // Refit: the tree on every training row, trained for the epoch
         // count the validation rows chose.
         let all: Vec<usize> = (0..data.n_rows()).collect();
-        let tree = grow_tree(self, data, &all, w)?;
-        let mut full = NreModel::from_parts(self, encoder, &prep, tree)?;
-        let full_calibrated = full.calibrated_copy(self)?;
+        let tree = grow_tree(params.get(), data, &all, w)?;
+        let mut full = NreModel::from_parts(params.get(), encoder, &prep, tree)?;
+        let full_calibrated = full.calibrated_copy(params.get())?;
         let x_all = select_columns(&prep.z, &full.inputs);
         let epochs = model.history.best_epoch;
-        let final_params = self
+        let final_params = params
+            .get()
             .train
             .clone()
             .validation_fraction(0.0)
@@ -228,7 +229,7 @@ impl NreParams {
             },
             None,
             &final_params,
-            derive_seed(self.seed, 2),
+            derive_seed(params.seed, 2),
             observer,
         )?;
         if model.history.kept_calibrated_tree {
@@ -297,6 +298,15 @@ impl rulecover_core::Reseed for NreParams {
     }
 }
 
+impl CheckParams for NreParams {
+    type ParamError = Error;
+
+    /// [`NreParams::validate`].
+    fn check_params(&self) -> Result<()> {
+        self.validate()
+    }
+}
+
 impl Fit for NreParams {
     type Model = NreModel;
     type Error = Error;
@@ -309,12 +319,9 @@ impl Fit for NreParams {
     /// parameters; with [`NreParams::refit`] (not the default), grow the
     /// tree again on all rows and train it for that many epochs without
     /// validation instead.
-    fn fit(&self, data: &Dataset) -> Result<NreModel> {
-        self.fit_observed(data, &mut |_, _| {})
-    }
-
-    /// [`Fit::fit`] with one finite, non-negative weight per row (not all
-    /// zero): the standardisation statistics, the class prior, the initial
+    ///
+    /// With one finite, non-negative weight per row (not all zero), the
+    /// standardisation statistics, the class prior, the initial
     /// tree (rc-tree's weighted CART), the training loss and the
     /// early-stopping error and loss are all weighted.
     ///
@@ -328,8 +335,12 @@ impl Fit for NreParams {
     ///   and no validation split the training steps are the replicated
     ///   data's steps up to floating-point rounding (see
     ///   [`crate::train()`]). The validation split draws rows, not copies.
-    fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<NreModel> {
-        self.fit_rows(data, Some(weights), &mut |_, _| {})
+    fn fit_checked(
+        params: Checked<'_, Self>,
+        data: &Dataset,
+        weights: Option<&[f64]>,
+    ) -> Result<NreModel> {
+        Self::fit_rows(params, data, weights, &mut |_, _| {})
     }
 }
 

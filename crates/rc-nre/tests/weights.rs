@@ -1,6 +1,7 @@
 //! Sample weights: a weighted loss whose gradient is the duplicated rows'
 //! gradient, unit weights that change nothing, zero weights that drop
-//! rows, and full-batch training that follows the replicated data.
+//! rows, and full-batch training that follows the replicated data (with
+//! the contract shared by every learner, `rulecover_core::testing`).
 
 use nalgebra::DMatrix;
 use rc_nre::train::{loss_and_gradient, weighted_loss_and_gradient};
@@ -8,6 +9,7 @@ use rc_nre::{
     Error, Loss, Mlp, MlpCache, MlpParams, Network, NreParams, RulesCache, TrainParams, TrainSet,
 };
 use rulecover_core::generate::{rotated_xor, twonorm};
+use rulecover_core::testing::{self, Agreement};
 use rulecover_core::{Dataset, Fit, Predict};
 
 fn json<T: serde::Serialize>(model: &T) -> String {
@@ -17,14 +19,6 @@ fn json<T: serde::Serialize>(model: &T) -> String {
 /// Weights 0, 1, 2 or 3, cycling irregularly.
 fn integer_weights(n: usize) -> Vec<f64> {
     (0..n).map(|i| ((i * 7 + i / 5) % 4) as f64).collect()
-}
-
-/// `data` with row `i` repeated `w[i]` times (rows in order).
-fn replicated(data: &Dataset, w: &[f64]) -> Dataset {
-    let rows: Vec<usize> = (0..data.n_rows())
-        .flat_map(|i| std::iter::repeat_n(i, w[i] as usize))
-        .collect();
-    data.subset(&rows).unwrap()
 }
 
 fn nre() -> NreParams {
@@ -101,25 +95,27 @@ fn unit_weights_take_the_unweighted_training_steps() {
 fn zero_weights_drop_their_rows() {
     let data = rotated_xor(400, 1, 0.5, 4);
     let w = integer_weights(data.n_rows());
-    let kept: Vec<usize> = (0..w.len()).filter(|&i| w[i] > 0.0).collect();
-    assert!(kept.len() < w.len() && kept.len() > w.len() / 2);
-    let sub = data.subset(&kept).unwrap();
-    let w_kept: Vec<f64> = kept.iter().map(|&i| w[i]).collect();
+    let kept = w.iter().filter(|&&v| v > 0.0).count();
+    assert!(kept < w.len() && kept > w.len() / 2);
+    // With 0/1 weights the model is the unweighted fit of the kept rows.
+    let binary: Vec<f64> = w.iter().map(|&v| f64::from(v > 0.0)).collect();
     for p in [nre(), nre().deep(true)] {
-        let weighted = p.fit_weighted(&data, &w).unwrap();
-        let dropped = p.fit_weighted(&sub, &w_kept).unwrap();
+        let (weighted, dropped) =
+            testing::assert_zero_weights_drop_rows(&p, &data, &w, &data, Agreement::Exact, "nre");
         assert_eq!(json(&weighted), json(&dropped));
-        // With 0/1 weights the model is the unweighted fit of the kept rows.
-        let binary: Vec<f64> = w.iter().map(|&v| f64::from(v > 0.0)).collect();
-        assert_eq!(
-            json(&p.fit_weighted(&data, &binary).unwrap()),
-            json(&p.fit(&sub).unwrap())
+        let (weighted, dropped) = testing::assert_zero_weights_drop_rows(
+            &p,
+            &data,
+            &binary,
+            &data,
+            Agreement::Exact,
+            "nre",
         );
+        assert_eq!(json(&weighted), json(&dropped));
     }
-    assert_eq!(
-        json(&mlp().fit_weighted(&data, &w).unwrap()),
-        json(&mlp().fit_weighted(&sub, &w_kept).unwrap())
-    );
+    let (weighted, dropped) =
+        testing::assert_zero_weights_drop_rows(&mlp(), &data, &w, &data, Agreement::Exact, "mlp");
+    assert_eq!(json(&weighted), json(&dropped));
 }
 
 #[test]
@@ -167,13 +163,21 @@ fn weighted_gradient_is_the_duplicated_rows_gradient() {
 fn full_batch_weighted_fit_follows_the_replicated_rows() {
     let data = twonorm(200, 6);
     let w = integer_weights(data.n_rows());
-    let copies = replicated(&data, &w);
+    let copies = testing::duplicated_rows(&data, &w);
     let p = nre()
         .validation_fraction(0.0)
         .batch_size(10_000)
         .max_epochs(40);
-    let weighted = p.fit_weighted(&data, &w).unwrap();
-    let repl = p.fit(&copies).unwrap();
+    let test = twonorm(300, 7);
+    // Labels only: the training steps agree up to rounding.
+    let (weighted, repl) = testing::assert_integer_weights_equal_duplicated_rows(
+        &p,
+        &data,
+        &w,
+        &test,
+        Agreement::Labels,
+        "full batch",
+    );
     // The same tree (rc-tree's weights are replication-exact: same splits,
     // same weighted leaf counts) and the same training steps up to
     // rounding.
@@ -188,11 +192,6 @@ fn full_batch_weighted_fit_follows_the_replicated_rows() {
         "parameters drifted"
     );
     assert!((weighted.prior() - repl.prior()).abs() < 1e-15);
-    let test = twonorm(300, 7);
-    assert_eq!(
-        weighted.predict(&test).unwrap().labels(),
-        repl.predict(&test).unwrap().labels()
-    );
     // Mini-batches differ (weighted rows vs copies), the loss does not: the
     // models differ but both learn.
     let mb = nre().validation_fraction(0.0).batch_size(32);
@@ -220,6 +219,17 @@ fn weights_shift_the_model_toward_heavy_rows() {
             .sum::<usize>()
     };
     assert!(positives(&heavy) > positives(&plain));
+}
+
+#[test]
+fn models_read_columns_by_name_and_survive_serde() {
+    let data = twonorm(200, 10);
+    let n = nre().fit(&data).unwrap();
+    testing::assert_columns_read_by_name(&n, &data, "nre");
+    testing::assert_serde_round_trip(&n, &data, "nre");
+    let m = mlp().fit(&data).unwrap();
+    testing::assert_columns_read_by_name(&m, &data, "mlp");
+    testing::assert_serde_round_trip(&m, &data, "mlp");
 }
 
 #[test]

@@ -5,12 +5,12 @@ use serde::{Deserialize, Serialize};
 
 use rulecover_core::rng::derive_seed;
 use rulecover_core::{
-    CoverageMatrix, Dataset, Encoder, Feature, Fit, Fitted, PoolRule, Predict, Predictions,
-    RuleModel, RuleSet, RuleSource,
+    CheckParams, Checked, CoverageMatrix, Dataset, Encoder, Feature, Fit, Fitted, PoolRule,
+    Predict, Predictions, RuleModel, RuleSet, RuleSource,
 };
 
 use crate::build::grow;
-use crate::data::{class_labels, Labels, Prepared, Rows};
+use crate::data::{check_weight_values, class_labels, Labels, Prepared, Rows};
 use crate::decision_tree::fit_weights;
 use crate::encode::{encode, fit_encoder};
 use crate::error::{Error, Result};
@@ -47,16 +47,27 @@ pub struct AdaBoost {
     coverage: Vec<Vec<u32>>,
 }
 
-impl AdaBoostParams {
-    /// Fits with initial sample weights (finite, `>= 0`, not all zero;
-    /// normalised to sum to 1).
-    pub fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<AdaBoost> {
-        self.fit_impl(data, Some(weights))
-    }
+impl CheckParams for AdaBoostParams {
+    type ParamError = Error;
 
-    fn fit_impl(&self, data: &Dataset, weights: Option<&[f64]>) -> Result<AdaBoost> {
-        self.validate()?;
-        let (encoder, encoded) = fit_encoder(data, self.tree.encoding)?;
+    /// [`AdaBoostParams::validate`].
+    fn check_params(&self) -> Result<()> {
+        self.validate()
+    }
+}
+
+impl Fit for AdaBoostParams {
+    type Model = AdaBoost;
+    type Error = Error;
+
+    /// Fits with initial sample weights when given (finite, `>= 0`, not
+    /// all zero; normalised to sum to 1), else uniform ones.
+    fn fit_checked(
+        params: Checked<'_, Self>,
+        data: &Dataset,
+        weights: Option<&[f64]>,
+    ) -> Result<AdaBoost> {
+        let (encoder, encoded) = fit_encoder(data, params.tree.encoding)?;
         let data = &encoded;
         let prep = Prepared::new(data)?;
         let labels = class_labels(data)?;
@@ -67,7 +78,7 @@ impl AdaBoostParams {
         let mut sw = fit_weights(data, weights)?;
         let total: f64 = sw.iter().sum();
         sw.iter_mut().for_each(|w| *w /= total);
-        let cfg = TreeConfig::from_params(&self.tree, prep.p)?;
+        let cfg = TreeConfig::from_params(Checked::new(&params.tree)?, prep.p)?;
         let n = prep.n;
         let kf = k as f64;
         let mut trees = Vec::new();
@@ -75,15 +86,15 @@ impl AdaBoostParams {
         let mut est_err = Vec::new();
         let mut row_proba = vec![0.0; n * k];
         // `validate` checked that a scikit-learn seed fits in 32 bits.
-        let sk_seeds = if self.tree.random_stream == RandomStream::Sklearn {
-            estimator_seeds(self.seed as u32, self.n_estimators)
+        let sk_seeds = if params.tree.random_stream == RandomStream::Sklearn {
+            estimator_seeds(params.seed as u32, params.n_estimators)
         } else {
             Vec::new()
         };
         let mut scratch = Scratch::default();
-        for m in 0..self.n_estimators {
+        for m in 0..params.n_estimators {
             let mut draws = if sk_seeds.is_empty() {
-                Draws::Native(Rng::new(derive_seed(self.seed, m as u64)))
+                Draws::Native(Rng::new(derive_seed(params.seed, m as u64)))
             } else {
                 Draws::Sklearn(RandR::for_tree(sk_seeds[m]))
             };
@@ -108,17 +119,17 @@ impl AdaBoostParams {
                 .map(|(w, _)| w)
                 .sum::<f64>()
                 / sw_sum;
-            let last = m + 1 == self.n_estimators;
+            let last = m + 1 == params.n_estimators;
             if err <= 0.0 {
                 trees.push(tree);
                 est_w.push(1.0);
                 est_err.push(0.0);
                 break;
             }
-            match self.algorithm {
+            match params.algorithm {
                 AdaBoostAlgorithm::SammeR => {
                     if !last {
-                        let factor = -self.learning_rate * (kf - 1.0) / kf;
+                        let factor = -params.learning_rate * (kf - 1.0) / kf;
                         for (i, pr) in row_proba.chunks(k).enumerate() {
                             // Σ_c coding_c · ln p_c with coding 1 for the true
                             // class and −1/(K−1) for the others.
@@ -151,7 +162,7 @@ impl AdaBoostParams {
                         }
                         break;
                     }
-                    let alpha = self.learning_rate * (((1.0 - err) / err).ln() + (kf - 1.0).ln());
+                    let alpha = params.learning_rate * (((1.0 - err) / err).ln() + (kf - 1.0).ln());
                     if !last {
                         for (w, &bad) in sw.iter_mut().zip(&incorrect) {
                             if bad && *w > 0.0 {
@@ -177,29 +188,19 @@ impl AdaBoostParams {
             trees,
             estimator_weights: est_w,
             estimator_errors: est_err,
-            algorithm: self.algorithm,
-            learning_rate: self.learning_rate,
+            algorithm: params.algorithm,
+            learning_rate: params.learning_rate,
             n_classes: k,
             n_features: prep.p,
             encoder,
             coverage,
         })
     }
-}
 
-impl Fit for AdaBoostParams {
-    type Model = AdaBoost;
-    type Error = Error;
-
-    /// Fits with uniform initial weights.
-    fn fit(&self, data: &Dataset) -> Result<AdaBoost> {
-        self.fit_impl(data, None)
-    }
-
-    /// Fits with one sample weight per row (see
-    /// [`AdaBoostParams::fit_weighted`]).
-    fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<AdaBoost> {
-        self.fit_impl(data, Some(weights))
+    /// rc-tree's typed weight checks (as
+    /// [`crate::DecisionTreeParams`]'s).
+    fn check_weights(&self, data: &Dataset, weights: &[f64]) -> Result<()> {
+        check_weight_values(weights, data.n_rows())
     }
 }
 

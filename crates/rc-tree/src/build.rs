@@ -243,13 +243,11 @@ fn improvement(
 }
 
 impl TreeConfig {
-    /// Validates `params` and resolves them for data with `n_features`
-    /// columns.
+    /// Resolves checked `params` for data with `n_features` columns.
     pub(crate) fn from_params(
-        params: &crate::params::DecisionTreeParams,
+        params: rulecover_core::Checked<'_, crate::params::DecisionTreeParams>,
         n_features: usize,
     ) -> crate::error::Result<TreeConfig> {
-        params.validate()?;
         Ok(TreeConfig {
             entropy: params.criterion == crate::params::Criterion::Entropy,
             max_depth: params.max_depth.unwrap_or(usize::MAX),

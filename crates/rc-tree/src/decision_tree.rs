@@ -3,8 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use rulecover_core::{
-    CoverageMatrix, Dataset, Encoder, Feature, Fit, Fitted, PoolRule, Predict, Predictions, Rule,
-    RuleModel, RuleSet, RuleSource,
+    CheckParams, Checked, CoverageMatrix, Dataset, Encoder, Feature, Fit, Fitted, PoolRule,
+    Predict, Predictions, Rule, RuleModel, RuleSet, RuleSource,
 };
 
 use crate::build::grow;
@@ -43,8 +43,9 @@ impl Labels {
     }
 }
 
-/// Sample weights of a fit: the user's, checked and brought into a range
-/// where sums neither underflow nor overflow, or all ones.
+/// Sample weights of a fit: the user's (checked by
+/// [`Fit::check_weights`]) brought into a range where sums neither
+/// underflow nor overflow, or all ones.
 ///
 /// Only the ratios of the weights matter, and weights whose largest is in
 /// `[2^-8, 2^8)` are used as they are (scikit-learn's computation). Beyond
@@ -56,7 +57,6 @@ pub(crate) fn fit_weights(data: &Dataset, weights: Option<&[f64]>) -> Result<Vec
     let Some(w) = weights else {
         return Ok(vec![1.0; data.n_rows()]);
     };
-    check_weight_values(w, data.n_rows())?;
     let rescaled = rescaled_by_power_of_two(w);
     let w = match rescaled {
         Cow::Borrowed(w) => w.to_vec(),
@@ -76,27 +76,39 @@ fn uniform_on_support(w: &[f64]) -> bool {
     positive.all(|v| Some(v) == first)
 }
 
-impl DecisionTreeParams {
-    /// Fits a tree with one sample weight per row of `data` (finite,
-    /// `>= 0`, not all zero). Rows with weight 0 are ignored; a weight of 2
-    /// has the same effect as the row appearing twice; only ratios matter
-    /// (extreme weights are rescaled exactly, see the crate docs).
-    pub fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<DecisionTree> {
-        self.fit_impl(data, Some(weights))
-    }
+impl CheckParams for DecisionTreeParams {
+    type ParamError = Error;
 
-    fn fit_impl(&self, data: &Dataset, weights: Option<&[f64]>) -> Result<DecisionTree> {
-        self.validate()?;
-        let (encoder, encoded) = fit_encoder(data, self.encoding)?;
+    /// [`DecisionTreeParams::validate`].
+    fn check_params(&self) -> Result<()> {
+        self.validate()
+    }
+}
+
+impl Fit for DecisionTreeParams {
+    type Model = DecisionTree;
+    type Error = Error;
+
+    /// Fits a tree, with one sample weight per row of `data` when given
+    /// (finite, `>= 0`, not all zero). Rows with weight 0 are ignored; a
+    /// weight of 2 has the same effect as the row appearing twice; only
+    /// ratios matter (extreme weights are rescaled exactly, see the crate
+    /// docs).
+    fn fit_checked(
+        params: Checked<'_, Self>,
+        data: &Dataset,
+        weights: Option<&[f64]>,
+    ) -> Result<DecisionTree> {
+        let (encoder, encoded) = fit_encoder(data, params.encoding)?;
         let data = &encoded;
         let prep = Prepared::new(data)?;
-        let labels = labels_for(data, self.criterion)?;
+        let labels = labels_for(data, params.criterion)?;
         let w = fit_weights(data, weights)?;
-        let cfg = TreeConfig::from_params(self, prep.p)?;
-        let mut draws = match self.random_stream {
-            RandomStream::Native => Draws::Native(Rng::new(self.seed)),
+        let cfg = TreeConfig::from_params(params, prep.p)?;
+        let mut draws = match params.random_stream {
+            RandomStream::Native => Draws::Native(Rng::new(params.seed)),
             // `validate` checked that the seed fits in 32 bits.
-            RandomStream::Sklearn => Draws::Sklearn(RandR::for_tree(self.seed as u32)),
+            RandomStream::Sklearn => Draws::Sklearn(RandR::for_tree(params.seed as u32)),
         };
         let tree = grow(
             &prep,
@@ -109,26 +121,17 @@ impl DecisionTreeParams {
         let coverage = tree.rows_reaching(&prep);
         Ok(DecisionTree {
             tree,
-            criterion: self.criterion,
+            criterion: params.criterion,
             encoder,
             coverage,
         })
     }
-}
 
-impl Fit for DecisionTreeParams {
-    type Model = DecisionTree;
-    type Error = Error;
-
-    /// Fits a tree with unit sample weights.
-    fn fit(&self, data: &Dataset) -> Result<DecisionTree> {
-        self.fit_impl(data, None)
-    }
-
-    /// Fits a tree with one sample weight per row (see
-    /// [`DecisionTreeParams::fit_weighted`]).
-    fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<DecisionTree> {
-        self.fit_impl(data, Some(weights))
+    /// rc-tree's weight checks, with typed errors
+    /// ([`Error::WeightCount`], [`Error::InvalidWeight`],
+    /// [`Error::ZeroWeights`]).
+    fn check_weights(&self, data: &Dataset, weights: &[f64]) -> Result<()> {
+        check_weight_values(weights, data.n_rows())
     }
 }
 

@@ -9,12 +9,12 @@ use serde::{Deserialize, Serialize};
 
 use rulecover_core::rng::derive_seed;
 use rulecover_core::{
-    CoverageMatrix, Dataset, Encoder, Feature, Fit, Fitted, PoolRule, Predict, Predictions,
-    RuleModel, RuleSet, RuleSource,
+    CheckParams, Checked, CoverageMatrix, Dataset, Encoder, Feature, Fit, Fitted, PoolRule,
+    Predict, Predictions, RuleModel, RuleSet, RuleSource,
 };
 
 use crate::build::grow;
-use crate::data::{labels_for, Prepared, Rows};
+use crate::data::{check_weight_values, labels_for, Prepared, Rows};
 use crate::decision_tree::fit_weights;
 use crate::encode::{encode, fit_encoder};
 use crate::error::{invalid, Error, Result};
@@ -41,23 +41,35 @@ pub struct RandomForest {
     coverage: Vec<Vec<u32>>,
 }
 
-impl RandomForestParams {
-    /// Fits a forest with one sample weight per row (finite, `>= 0`, not
-    /// all zero); each tree's weights are the bootstrap counts times these.
-    pub fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<RandomForest> {
-        self.fit_impl(data, Some(weights))
-    }
+impl CheckParams for RandomForestParams {
+    type ParamError = Error;
 
-    fn fit_impl(&self, data: &Dataset, weights: Option<&[f64]>) -> Result<RandomForest> {
-        self.validate()?;
-        let (encoder, encoded) = fit_encoder(data, self.tree.encoding)?;
+    /// [`RandomForestParams::validate`].
+    fn check_params(&self) -> Result<()> {
+        self.validate()
+    }
+}
+
+impl Fit for RandomForestParams {
+    type Model = RandomForest;
+    type Error = Error;
+
+    /// Fits a forest, with one sample weight per row when given (finite,
+    /// `>= 0`, not all zero): each tree's weights are the bootstrap counts
+    /// times these.
+    fn fit_checked(
+        params: Checked<'_, Self>,
+        data: &Dataset,
+        weights: Option<&[f64]>,
+    ) -> Result<RandomForest> {
+        let (encoder, encoded) = fit_encoder(data, params.tree.encoding)?;
         let data = &encoded;
         let prep = Prepared::new(data)?;
-        let labels = labels_for(data, self.tree.criterion)?;
+        let labels = labels_for(data, params.tree.criterion)?;
         let user_w = fit_weights(data, weights)?;
-        let cfg = TreeConfig::from_params(&self.tree, prep.p)?;
+        let cfg = TreeConfig::from_params(Checked::new(&params.tree)?, prep.p)?;
         let n = prep.n;
-        let draws = self.max_samples.unwrap_or(n);
+        let draws = params.max_samples.unwrap_or(n);
         if draws > n {
             return Err(invalid(
                 "max_samples",
@@ -66,10 +78,10 @@ impl RandomForestParams {
             ));
         }
         let target = labels.as_target();
-        let sklearn = self.tree.random_stream == RandomStream::Sklearn;
+        let sklearn = params.tree.random_stream == RandomStream::Sklearn;
         // `validate` checked that a scikit-learn seed fits in 32 bits.
         let sk_seeds = if sklearn {
-            estimator_seeds(self.seed as u32, self.n_estimators)
+            estimator_seeds(params.seed as u32, params.n_estimators)
         } else {
             Vec::new()
         };
@@ -82,7 +94,7 @@ impl RandomForestParams {
         let pool: Vec<Mutex<Scratch>> = (0..rayon::current_num_threads().max(1))
             .map(|_| Mutex::default())
             .collect();
-        let (trees, coverage): (Vec<Tree>, Vec<Vec<u32>>) = (0..self.n_estimators)
+        let (trees, coverage): (Vec<Tree>, Vec<Vec<u32>>) = (0..params.n_estimators)
             .into_par_iter()
             .with_max_len(1)
             .map(|t| {
@@ -96,11 +108,11 @@ impl RandomForestParams {
                 };
                 let (counts, mut draws) = if sklearn {
                     let seed = sk_seeds[t];
-                    let counts = self.bootstrap.then(|| bootstrap_counts(seed, n, draws));
+                    let counts = params.bootstrap.then(|| bootstrap_counts(seed, n, draws));
                     (counts, Draws::Sklearn(RandR::for_tree(seed)))
                 } else {
-                    let mut rng = Rng::new(derive_seed(self.seed, t as u64));
-                    let counts = self.bootstrap.then(|| {
+                    let mut rng = Rng::new(derive_seed(params.seed, t as u64));
+                    let counts = params.bootstrap.then(|| {
                         let mut counts = vec![0u32; n];
                         for _ in 0..draws {
                             counts[crate::draw::below(&mut rng, n)] += 1;
@@ -129,21 +141,11 @@ impl RandomForestParams {
             coverage,
         })
     }
-}
 
-impl Fit for RandomForestParams {
-    type Model = RandomForest;
-    type Error = Error;
-
-    /// Fits a forest with unit sample weights.
-    fn fit(&self, data: &Dataset) -> Result<RandomForest> {
-        self.fit_impl(data, None)
-    }
-
-    /// Fits with one sample weight per row (see
-    /// [`RandomForestParams::fit_weighted`]).
-    fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<RandomForest> {
-        self.fit_impl(data, Some(weights))
+    /// rc-tree's typed weight checks (as
+    /// [`crate::DecisionTreeParams`]'s).
+    fn check_weights(&self, data: &Dataset, weights: &[f64]) -> Result<()> {
+        check_weight_values(weights, data.n_rows())
     }
 }
 

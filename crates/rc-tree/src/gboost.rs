@@ -13,12 +13,12 @@ use serde::{Deserialize, Serialize};
 
 use rulecover_core::rng::derive_seed;
 use rulecover_core::{
-    CoverageMatrix, Dataset, Encoder, Feature, Fit, Fitted, PoolRule, Predict, Predictions,
-    RuleModel, RuleSet, RuleSource, Target,
+    CheckParams, Checked, CoverageMatrix, Dataset, Encoder, Feature, Fit, Fitted, PoolRule,
+    Predict, Predictions, RuleModel, RuleSet, RuleSource, Target,
 };
 
 use crate::build::grow;
-use crate::data::{Prepared, Rows};
+use crate::data::{check_weight_values, Prepared, Rows};
 use crate::decision_tree::fit_weights;
 use crate::encode::{encode, fit_encoder};
 use crate::error::{Error, Result};
@@ -93,20 +93,32 @@ fn log_sum_exp(raw: &[f64]) -> f64 {
     m + raw.iter().map(|r| (r - m).exp()).sum::<f64>().ln()
 }
 
-impl GradientBoostingParams {
-    /// Fits with one sample weight per row (finite, `>= 0`, not all zero).
-    pub fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<GradientBoosting> {
-        self.fit_impl(data, Some(weights))
-    }
+impl CheckParams for GradientBoostingParams {
+    type ParamError = Error;
 
-    fn fit_impl(&self, data: &Dataset, weights: Option<&[f64]>) -> Result<GradientBoosting> {
-        self.validate()?;
-        let (encoder, encoded) = fit_encoder(data, self.tree.encoding)?;
+    /// [`GradientBoostingParams::validate`].
+    fn check_params(&self) -> Result<()> {
+        self.validate()
+    }
+}
+
+impl Fit for GradientBoostingParams {
+    type Model = GradientBoosting;
+    type Error = Error;
+
+    /// Fits with one sample weight per row when given (finite, `>= 0`, not
+    /// all zero), else unit weights.
+    fn fit_checked(
+        params: Checked<'_, Self>,
+        data: &Dataset,
+        weights: Option<&[f64]>,
+    ) -> Result<GradientBoosting> {
+        let (encoder, encoded) = fit_encoder(data, params.tree.encoding)?;
         let data = &encoded;
         let prep = Prepared::new(data)?;
         let sw = fit_weights(data, weights)?;
-        let tree_params = self.tree.clone().criterion(Criterion::SquaredError);
-        let cfg = TreeConfig::from_params(&tree_params, prep.p)?;
+        let tree_params = params.tree.clone().criterion(Criterion::SquaredError);
+        let cfg = TreeConfig::from_params(Checked::new(&tree_params)?, prep.p)?;
         let n = prep.n;
         let w_sum: f64 = sw.iter().sum();
 
@@ -169,10 +181,10 @@ impl GradientBoostingParams {
         };
         let mut raw: Vec<f64> = (0..n).flat_map(|_| init.iter().copied()).collect();
 
-        let mut rng = Rng::new(self.seed);
-        let n_inbag = ((self.subsample * n as f64) as usize).max(1);
-        let mut trees = Vec::with_capacity(self.n_estimators * kk);
-        let mut train_loss = Vec::with_capacity(self.n_estimators);
+        let mut rng = Rng::new(params.seed);
+        let n_inbag = ((params.subsample * n as f64) as usize).max(1);
+        let mut trees = Vec::with_capacity(params.n_estimators * kk);
+        let mut train_loss = Vec::with_capacity(params.n_estimators);
         let mut in_bag = vec![true; n];
         let mut tree_w = sw.clone();
         let mut residual = vec![0.0; n];
@@ -180,7 +192,7 @@ impl GradientBoostingParams {
         let mut leaves = vec![0usize; n];
         let mut scratch = Scratch::default();
         let kf = n_classes as f64;
-        for stage in 0..self.n_estimators {
+        for stage in 0..params.n_estimators {
             if n_inbag < n {
                 in_bag.iter_mut().for_each(|b| *b = false);
                 for i in rng.sample_indices(n, n_inbag) {
@@ -205,7 +217,7 @@ impl GradientBoostingParams {
                     };
                 }
                 let index = (stage * kk + k) as u64;
-                let mut tree_draws = Draws::Native(Rng::new(derive_seed(self.seed, index)));
+                let mut tree_draws = Draws::Native(Rng::new(derive_seed(params.seed, index)));
                 let mut tree = grow(
                     &prep,
                     TargetRef::Values(&residual),
@@ -243,7 +255,7 @@ impl GradientBoostingParams {
                     }
                 }
                 for i in 0..n {
-                    raw[i * kk + k] += self.learning_rate * tree.value(leaves[i])[0];
+                    raw[i * kk + k] += params.learning_rate * tree.value(leaves[i])[0];
                 }
                 trees.push(tree);
             }
@@ -269,7 +281,7 @@ impl GradientBoostingParams {
             trees,
             trees_per_stage: kk,
             init,
-            learning_rate: self.learning_rate,
+            learning_rate: params.learning_rate,
             loss,
             train_loss,
             n_classes,
@@ -278,21 +290,11 @@ impl GradientBoostingParams {
             coverage,
         })
     }
-}
 
-impl Fit for GradientBoostingParams {
-    type Model = GradientBoosting;
-    type Error = Error;
-
-    /// Fits with unit sample weights.
-    fn fit(&self, data: &Dataset) -> Result<GradientBoosting> {
-        self.fit_impl(data, None)
-    }
-
-    /// Fits with one sample weight per row (see
-    /// [`GradientBoostingParams::fit_weighted`]).
-    fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<GradientBoosting> {
-        self.fit_impl(data, Some(weights))
+    /// rc-tree's typed weight checks (as
+    /// [`crate::DecisionTreeParams`]'s).
+    fn check_weights(&self, data: &Dataset, weights: &[f64]) -> Result<()> {
+        check_weight_values(weights, data.n_rows())
     }
 }
 

@@ -1,13 +1,16 @@
 //! Sample weights: extreme uniform weights fit as unit weights, integer
-//! weights as duplicated rows; rule coverage counts training rows; invalid
-//! ensemble sizes are typed errors.
+//! weights as duplicated rows (the shared contract of
+//! `rulecover_core::testing`); rule coverage counts training rows; models
+//! read columns by name and survive serde; invalid ensemble sizes are typed
+//! errors.
 
 mod common;
 
 use rc_tree::{
     AdaBoostParams, DecisionTreeParams, Error, GradientBoostingParams, RandomForestParams, Tree,
 };
-use rulecover_core::{Dataset, Fit, Outcome, Predict, Predictions, Rng, RuleModel};
+use rulecover_core::testing::{self, Agreement};
+use rulecover_core::{Fit, Outcome, Predict, Predictions, Rng, RuleModel};
 
 /// The same splits (feature, thresholds, children) and the same rows per
 /// node.
@@ -24,19 +27,7 @@ fn assert_same_splits(a: &[Tree], b: &[Tree], what: &str) {
 
 /// Equal predicted classes, and probabilities or values equal to rounding.
 fn assert_same_predictions(a: &Predictions, b: &Predictions, what: &str) {
-    assert_eq!(a.labels(), b.labels(), "{what}");
-    let (p, q) = match (a, b) {
-        (Predictions::Classes { proba: p, .. }, Predictions::Classes { proba: q, .. }) => (p, q),
-        (Predictions::Values(p), Predictions::Values(q)) => (p, q),
-        _ => panic!("{what}: different kinds of predictions"),
-    };
-    assert_eq!(p.len(), q.len(), "{what}");
-    for (x, y) in p.iter().zip(q) {
-        assert!(
-            (x - y).abs() <= 1e-12 * (1.0 + y.abs()),
-            "{what}: {x} vs {y}"
-        );
-    }
+    testing::assert_predictions_agree(a, b, Agreement::Relative(1e-12), what);
 }
 
 #[test]
@@ -85,25 +76,23 @@ fn extreme_uniform_weights_fit_as_unit_weights() {
     }
 }
 
-/// Rows repeated per an integer weight vector.
-fn duplicate(data: &Dataset, w: &[f64]) -> Dataset {
-    let idx: Vec<usize> = (0..data.n_rows())
-        .flat_map(|i| std::iter::repeat_n(i, w[i] as usize))
-        .collect();
-    data.subset(&idx).unwrap()
-}
-
 #[test]
 fn integer_weights_equal_duplicated_rows() {
     let data = common::three_classes(200, 21);
     let mut rng = Rng::new(22);
     let w: Vec<f64> = (0..data.n_rows()).map(|_| rng.below(4) as f64).collect();
-    let dup = duplicate(&data, &w);
 
-    // A tree: exactly the same tree (but for the counts of distinct rows).
+    // A tree: exactly the same tree (but for the counts of distinct rows)
+    // and the same predictions.
     let dt = DecisionTreeParams::classifier().max_depth(8);
-    let weighted = dt.fit_weighted(&data, &w).unwrap();
-    let repeated = dt.fit(&dup).unwrap();
+    let (weighted, repeated) = testing::assert_integer_weights_equal_duplicated_rows(
+        &dt,
+        &data,
+        &w,
+        &data,
+        Agreement::Exact,
+        "tree",
+    );
     let (a, b) = (weighted.tree(), repeated.tree());
     assert!(a.n_nodes() > 10);
     assert_eq!(a.n_nodes(), b.n_nodes());
@@ -113,10 +102,6 @@ fn integer_weights_equal_duplicated_rows() {
         assert_eq!(p.weighted_n_samples, q.weighted_n_samples, "node {}", p.id);
         assert_eq!(p.impurity, q.impurity, "node {}", p.id);
     }
-    assert_eq!(
-        weighted.predict(&data).unwrap(),
-        repeated.predict(&data).unwrap()
-    );
 
     // Gradient boosting without subsampling is deterministic: the same
     // splits and the same leaf values up to the order of the sums. (Not on
@@ -124,10 +109,15 @@ fn integer_weights_equal_duplicated_rows() {
     // keeps an impurity of rounding noise, ~1e-16, that sums in another
     // order change, and the split of that noise differs.)
     for d in [common::linear(200, 3, 0.1, 23), common::regression(200, 24)] {
-        let dup = duplicate(&d, &w);
         let gb = GradientBoostingParams::new().n_estimators(10).max_depth(3);
-        let weighted = gb.fit_weighted(&d, &w).unwrap();
-        let repeated = gb.fit(&dup).unwrap();
+        let (weighted, repeated) = testing::assert_integer_weights_equal_duplicated_rows(
+            &gb,
+            &d,
+            &w,
+            &d,
+            Agreement::Relative(1e-12),
+            "gb",
+        );
         assert_eq!(weighted.trees().len(), repeated.trees().len());
         for (a, b) in weighted.trees().iter().zip(repeated.trees()) {
             assert_eq!(a.n_nodes(), b.n_nodes());
@@ -136,9 +126,31 @@ fn integer_weights_equal_duplicated_rows() {
                 assert!((p.value[0] - q.value[0]).abs() <= 1e-9 * (1.0 + q.value[0].abs()));
             }
         }
-        let pw = weighted.predict(&d).unwrap();
-        assert_same_predictions(&pw, &repeated.predict(&d).unwrap(), "gb");
     }
+}
+
+#[test]
+fn models_read_columns_by_name_and_survive_serde() {
+    let data = testing::red_or_large(200);
+    let tree = DecisionTreeParams::classifier().max_depth(4);
+    let forest = RandomForestParams::classifier()
+        .n_estimators(5)
+        .max_depth(3)
+        .seed(5);
+    let ada = AdaBoostParams::new().n_estimators(5).max_depth(2).seed(6);
+    let gb = GradientBoostingParams::new().n_estimators(5).max_depth(2);
+    let dt = tree.fit(&data).unwrap();
+    testing::assert_columns_read_by_name(&dt, &data, "tree");
+    testing::assert_serde_round_trip(&dt, &data, "tree");
+    let rf = forest.fit(&data).unwrap();
+    testing::assert_columns_read_by_name(&rf, &data, "forest");
+    testing::assert_serde_round_trip(&rf, &data, "forest");
+    let ab = ada.fit(&data).unwrap();
+    testing::assert_columns_read_by_name(&ab, &data, "adaboost");
+    testing::assert_serde_round_trip(&ab, &data, "adaboost");
+    let gbm = gb.fit(&data).unwrap();
+    testing::assert_columns_read_by_name(&gbm, &data, "boosting");
+    testing::assert_serde_round_trip(&gbm, &data, "boosting");
 }
 
 #[test]

@@ -38,11 +38,15 @@ pub mod generate;
 pub mod metrics;
 pub mod mt19937;
 pub mod one_vs_rest;
+pub mod params;
+pub mod predictions;
 pub mod rng;
 pub mod rule;
 pub mod ruleset;
 pub mod schema;
 pub mod shared;
+#[cfg(feature = "testing")]
+pub mod testing;
 pub mod traits;
 pub mod weights;
 pub mod zeror;
@@ -53,11 +57,13 @@ pub use dataset::{Dataset, Feature, FeatureKind, Target};
 pub use envelope::{Envelope, EnvelopeError, Subject};
 pub use error::{Error, Result};
 pub use one_vs_rest::{ClassModel, OneVsRest, OneVsRestError, OneVsRestModel};
+pub use params::{CheckParams, Checked};
+pub use predictions::Predictions;
 pub use rng::Rng;
 pub use rule::{Condition, Op, Rule};
 pub use ruleset::{Antecedent, ObliqueCondition, Outcome, RuleSet, WeightedRule};
 pub use schema::{Encoder, Encoding, Schema, TargetSchema, UnseenLevel};
-pub use traits::{Fit, Fitted, PoolRule, Predict, Predictions, Reseed, RuleModel, RuleSource};
+pub use traits::{Fit, Fitted, PoolRule, Predict, Reseed, RuleModel, RuleSource};
 pub use zeror::{ZeroR, ZeroRModel, ZeroRPrediction};
 
 /// The traits and types most programs need: `use rulecover_core::prelude::*;`.

@@ -29,7 +29,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::dataset::Target;
 use crate::error::{Error, Result};
-use crate::traits::Predictions;
+pub use crate::predictions::argmax;
+use crate::predictions::Predictions;
 
 /// 1-based ranks of `values` in ascending order, tied values sharing the
 /// mean of the ranks they span (midranks), as `scipy.stats.rankdata`.
@@ -53,18 +54,6 @@ pub fn midranks(values: &[f64]) -> Vec<f64> {
         start = end;
     }
     ranks
-}
-
-/// Index of the largest value (the first one on ties; 0 for an empty
-/// slice). `NaN`s are never chosen over a number.
-pub fn argmax(values: &[f64]) -> usize {
-    let mut best = 0;
-    for (k, &v) in values.iter().enumerate() {
-        if v > values[best] || values[best].is_nan() && !v.is_nan() {
-            best = k;
-        }
-    }
-    best
 }
 
 /// Probabilities are clipped to `[LOG_LOSS_EPS, 1 - LOG_LOSS_EPS]` by

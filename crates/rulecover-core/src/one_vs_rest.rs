@@ -22,11 +22,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::dataset::{Dataset, Feature, Target};
 use crate::error::Error;
+use crate::params::{CheckParams, Checked};
+use crate::predictions::Predictions;
 use crate::rng::derive_seed;
 use crate::ruleset::{RuleSet, WeightedRule};
 use crate::schema::{Encoder, Encoding};
-use crate::traits::{Fit, Fitted, Predict, Predictions, Reseed, RuleModel};
-use crate::weights::check_sample_weights;
+use crate::traits::{Fit, Fitted, Predict, Reseed, RuleModel};
 
 /// One-vs-rest parameters: the binary learner fitted once per class.
 ///
@@ -152,17 +153,31 @@ where
                 names: binary_names(name),
             })?;
             let params = self.class_params(k);
-            let fitted = match weights {
-                Some(w) => params.fit_weighted(&binary, w),
-                None => params.fit(&binary),
-            }
-            .map_err(|source| OneVsRestError::Class {
-                class: name.clone(),
-                source,
-            })?;
+            // The weights were checked once for every class; each class's
+            // parameters (a seed of their own) are checked here.
+            let fitted = Checked::new(&params)
+                .map_err(P::Error::from)
+                .and_then(|checked| P::fit_checked(checked, &binary, weights))
+                .map_err(|source| OneVsRestError::Class {
+                    class: name.clone(),
+                    source,
+                })?;
             models.push(ClassModel::Binary(fitted));
         }
         Ok(OneVsRestModel { encoder, models })
+    }
+}
+
+/// One-vs-rest has no parameters of its own; each class's parameters
+/// (the base with a seed of its own) are checked at that class's fit.
+impl<P> CheckParams for OneVsRest<P>
+where
+    P: Fit + Reseed,
+{
+    type ParamError = OneVsRestError<P::Error>;
+
+    fn check_params(&self) -> Result<(), Self::ParamError> {
+        Ok(())
     }
 }
 
@@ -174,16 +189,15 @@ where
     type Error = OneVsRestError<P::Error>;
 
     /// One binary model per class of `data` (a constant for a class that
-    /// holds every row or none).
-    fn fit(&self, data: &Dataset) -> Result<Self::Model, Self::Error> {
-        self.fit_rows(data, None)
-    }
-
-    /// As [`OneVsRest::fit`], every binary model fitted with `weights`; a
-    /// class whose rows all weigh 0 gets the constant 0.
-    fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<Self::Model, Self::Error> {
-        check_sample_weights(weights, data.n_rows())?;
-        self.fit_rows(data, Some(weights))
+    /// holds every row or none), every binary model fitted with the
+    /// weights when given; a class whose rows all weigh 0 gets the
+    /// constant 0.
+    fn fit_checked(
+        params: Checked<'_, Self>,
+        data: &Dataset,
+        weights: Option<&[f64]>,
+    ) -> Result<Self::Model, Self::Error> {
+        params.fit_rows(data, weights)
     }
 }
 
@@ -414,25 +428,35 @@ mod tests {
         }
     }
 
+    impl CheckParams for Stump {
+        type ParamError = Error;
+        fn check_params(&self) -> crate::Result<()> {
+            Ok(())
+        }
+    }
+
     impl Fit for Stump {
         type Model = StumpModel;
         type Error = Error;
-        fn fit(&self, data: &Dataset) -> crate::Result<StumpModel> {
-            self.fit_weighted(data, &vec![1.0; data.n_rows()])
-        }
-        fn fit_weighted(&self, data: &Dataset, w: &[f64]) -> crate::Result<StumpModel> {
+        fn fit_checked(
+            params: Checked<'_, Self>,
+            data: &Dataset,
+            weights: Option<&[f64]>,
+        ) -> crate::Result<StumpModel> {
+            let ones = vec![1.0; data.n_rows()];
+            let w = weights.unwrap_or(&ones);
             if data.n_classes() != 2 {
                 return Err(Error::TargetKind("two classes only".into()));
             }
-            if self.feature >= data.n_features() {
+            if params.feature >= data.n_features() {
                 return Err(Error::InvalidParameter {
                     name: "feature",
-                    value: self.feature.to_string(),
+                    value: params.feature.to_string(),
                     reason: "no such feature".into(),
                 });
             }
             let (encoder, _) = Encoder::fit(data, Encoding::Native)?;
-            let x = data.column(self.feature);
+            let x = data.column(params.feature);
             let (mut sx, mut sw) = (0.0, 0.0);
             for i in 0..data.n_rows() {
                 if data.label(i) == 1 {
@@ -457,11 +481,11 @@ mod tests {
             };
             Ok(StumpModel {
                 encoder,
-                feature: self.feature,
+                feature: params.feature,
                 threshold,
                 above: share(true),
                 below: share(false),
-                seed: self.seed,
+                seed: params.seed,
             })
         }
     }

@@ -6,35 +6,118 @@ use serde::{Deserialize, Serialize};
 use crate::coverage::CoverageMatrix;
 use crate::dataset::Dataset;
 use crate::error::Result;
-use crate::metrics::argmax;
+use crate::params::{CheckParams, Checked};
+use crate::predictions::Predictions;
 use crate::rule::Rule;
 use crate::ruleset::RuleSet;
 use crate::schema::{Encoder, Schema};
+use crate::weights::check_sample_weights;
 
 /// Learning parameters that can fit a model to a dataset.
 ///
 /// Learners take raw columns — numeric and categorical — and apply their
 /// own encoding, fitted at training time and stored in the model
 /// ([`crate::schema::Encoder`]).
-pub trait Fit {
+///
+/// A learner implements one method, [`Fit::fit_checked`], which gets
+/// parameters already validated ([`Checked`], built from
+/// [`CheckParams::check_params`]) and sample weights already checked
+/// ([`Fit::check_weights`]). Every fit goes through
+/// [`Fit::fit_with_weights`], which checks both once
+/// ([`Fit::check_inputs`]); [`Fit::fit`] and
+/// [`Fit::fit_weighted`] are that path without and with weights.
+///
+/// ```
+/// use rulecover_core::{generate, Fit, ZeroR};
+///
+/// let data = generate::twonorm(50, 1);
+/// let plain = ZeroR.fit(&data)?;
+/// let ones = ZeroR.fit_weighted(&data, &vec![1.0; 50])?;
+/// assert_eq!(plain, ones);
+/// // Bad weights are refused before the learner runs.
+/// assert!(ZeroR.fit_weighted(&data, &[1.0; 3]).is_err());
+/// # Ok::<(), rulecover_core::Error>(())
+/// ```
+pub trait Fit: CheckParams {
     /// The fitted model.
     type Model;
     /// What can go wrong (invalid parameters, bad data, solver failure).
-    type Error: std::error::Error + From<crate::Error> + Send + Sync + 'static;
+    type Error: std::error::Error
+        + From<crate::Error>
+        + From<<Self as CheckParams>::ParamError>
+        + Send
+        + Sync
+        + 'static;
 
-    /// Validates the parameters and fits a model to `data`.
-    fn fit(&self, data: &Dataset) -> std::result::Result<Self::Model, Self::Error>;
+    /// Fits a model to `data` with valid parameters and, when given, one
+    /// checked weight per row of `data` (`None`: unit weights).
+    ///
+    /// This is the one method a learner implements; call it through
+    /// [`Fit::fit_with_weights`] (or [`Fit::fit`], [`Fit::fit_weighted`]),
+    /// which checks the parameters and the weights first. Weights have
+    /// replication semantics: an integer weight behaves as that many copies
+    /// of the row (exactly so for the deterministic learners; each learner
+    /// documents how close its randomised parts come), a weight of 0 as no
+    /// row.
+    fn fit_checked(
+        params: Checked<'_, Self>,
+        data: &Dataset,
+        weights: Option<&[f64]>,
+    ) -> std::result::Result<Self::Model, Self::Error>;
 
-    /// Fits with one non-negative weight per row of `data`, with
-    /// replication semantics: an integer weight behaves as that many
-    /// copies of the row (exactly so for the deterministic learners; each
-    /// learner documents how close its randomised parts come). Weights
-    /// are checked with [`crate::weights::check_sample_weights`].
+    /// Checks sample weights for `data`: one finite, non-negative weight
+    /// per row, not all zero ([`crate::weights::check_sample_weights`]).
+    /// A learner with typed weight errors of its own overrides it with the
+    /// same checks.
+    fn check_weights(
+        &self,
+        data: &Dataset,
+        weights: &[f64],
+    ) -> std::result::Result<(), Self::Error> {
+        Ok(check_sample_weights(weights, data.n_rows())?)
+    }
+
+    /// Validates the parameters and, when given, checks the weights for
+    /// `data`: what every fit checks, once, before any work. Learners'
+    /// other entry points that take parameters and weights (fits from a
+    /// given ensemble or oracle) check them here too.
+    fn check_inputs(
+        &self,
+        data: &Dataset,
+        weights: Option<&[f64]>,
+    ) -> std::result::Result<Checked<'_, Self>, Self::Error> {
+        let params = Checked::new(self)?;
+        if let Some(w) = weights {
+            self.check_weights(data, w)?;
+        }
+        Ok(params)
+    }
+
+    /// Checks the inputs ([`Fit::check_inputs`]) and fits: the one fit path
+    /// every other fit method takes.
+    fn fit_with_weights(
+        &self,
+        data: &Dataset,
+        weights: Option<&[f64]>,
+    ) -> std::result::Result<Self::Model, Self::Error> {
+        Self::fit_checked(self.check_inputs(data, weights)?, data, weights)
+    }
+
+    /// Validates the parameters and fits a model to `data` (unit weights).
+    fn fit(&self, data: &Dataset) -> std::result::Result<Self::Model, Self::Error> {
+        self.fit_with_weights(data, None)
+    }
+
+    /// Fits with one non-negative weight per row of `data` (see
+    /// [`Fit::fit_checked`] for their meaning and [`Fit::check_weights`]
+    /// for how they are checked).
     fn fit_weighted(
         &self,
         data: &Dataset,
         weights: &[f64],
-    ) -> std::result::Result<Self::Model, Self::Error>;
+    ) -> std::result::Result<Self::Model, Self::Error> {
+        self.fit_with_weights(data, Some(weights))
+    }
 }
 
 /// A fitted model that knows the data it was fitted on.
@@ -56,67 +139,6 @@ pub trait Fitted {
     /// Class names in class order (empty for regression).
     fn classes(&self) -> &[String] {
         self.schema().classes()
-    }
-}
-
-/// What a model predicts for a batch of rows.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum Predictions {
-    /// Class probabilities (or normalised scores), row-major `n × k`.
-    Classes {
-        /// Number of classes `k`.
-        n_classes: usize,
-        /// `proba[i * k + c]` = probability of class `c` for row `i`.
-        proba: Vec<f64>,
-    },
-    /// Real values, one per row.
-    Values(Vec<f64>),
-}
-
-impl Predictions {
-    /// Number of rows predicted.
-    pub fn len(&self) -> usize {
-        match self {
-            Predictions::Classes { n_classes, proba } => proba.len() / (*n_classes).max(1),
-            Predictions::Values(v) => v.len(),
-        }
-    }
-
-    /// True when no rows were predicted.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Predicted class of each row (the most probable; ties to the lowest
-    /// class), or `None` for real values.
-    pub fn labels(&self) -> Option<Vec<usize>> {
-        match self {
-            Predictions::Classes { n_classes, proba } => {
-                Some(proba.chunks(*n_classes).map(argmax).collect())
-            }
-            Predictions::Values(_) => None,
-        }
-    }
-
-    /// Class probabilities of row `i`, or `None` for real values.
-    pub fn proba_row(&self, i: usize) -> Option<&[f64]> {
-        match self {
-            Predictions::Classes { n_classes, proba } => {
-                Some(&proba[i * n_classes..(i + 1) * n_classes])
-            }
-            Predictions::Values(_) => None,
-        }
-    }
-
-    /// Probability of class 1 for each row of a binary problem.
-    pub fn positive_proba(&self) -> Option<Vec<f64>> {
-        match self {
-            Predictions::Classes {
-                n_classes: 2,
-                proba,
-            } => Some(proba.chunks(2).map(|p| p[1]).collect()),
-            _ => None,
-        }
     }
 }
 

@@ -5,9 +5,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::dataset::Dataset;
 use crate::error::{Error, Result};
+use crate::params::{CheckParams, Checked};
+use crate::predictions::Predictions;
 use crate::schema::{Encoder, Encoding};
-use crate::traits::{Fit, Fitted, Predict, Predictions, Reseed};
-use crate::weights::check_sample_weights;
+use crate::traits::{Fit, Fitted, Predict, Reseed};
 
 /// ZeroR parameters (there are none).
 #[derive(Debug, Clone, Copy, Default)]
@@ -71,18 +72,29 @@ impl ZeroR {
     }
 }
 
+/// ZeroR has no parameters to check.
+impl CheckParams for ZeroR {
+    type ParamError = Error;
+
+    fn check_params(&self) -> Result<()> {
+        Ok(())
+    }
+}
+
 impl Fit for ZeroR {
     type Model = ZeroRModel;
     type Error = Error;
 
-    fn fit(&self, data: &Dataset) -> Result<ZeroRModel> {
-        self.fit_rows(data, &vec![1.0; data.n_rows()])
-    }
-
-    /// Weighted class frequencies or the weighted mean.
-    fn fit_weighted(&self, data: &Dataset, weights: &[f64]) -> Result<ZeroRModel> {
-        check_sample_weights(weights, data.n_rows())?;
-        self.fit_rows(data, weights)
+    /// Class frequencies or the mean, weighted when weights are given.
+    fn fit_checked(
+        params: Checked<'_, Self>,
+        data: &Dataset,
+        weights: Option<&[f64]>,
+    ) -> Result<ZeroRModel> {
+        match weights {
+            Some(w) => params.fit_rows(data, w),
+            None => params.fit_rows(data, &vec![1.0; data.n_rows()]),
+        }
     }
 }
 

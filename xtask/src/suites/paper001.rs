@@ -204,7 +204,12 @@ fn run_rf_rux(job: &JobData) -> Result<Vec<Record>, JobError> {
     rf_rec.params.insert("max_depth".into(), json!(d));
     rf_rec.params.insert("n_estimators".into(), json!(n));
     let (model, fit_s) = timed(|| {
-        paper_labels(RuxParams::for_forest()).fit_with(&rf, job.train, rux_solver().as_ref())
+        paper_labels(RuxParams::for_forest()).select_with(
+            &rf,
+            job.train,
+            None,
+            rux_solver().as_ref(),
+        )
     });
     let mut rux = weighted_record(job, "RUX-RF", &model?, fit_s)?;
     rux.params
@@ -224,7 +229,12 @@ fn run_ada_rux(job: &JobData) -> Result<Vec<Record>, JobError> {
     ada_rec.params.insert("max_depth".into(), json!(d));
     ada_rec.params.insert("n_estimators".into(), json!(n));
     let (rux_model, fit_s) = timed(|| {
-        paper_labels(RuxParams::for_adaboost()).fit_with(&model, job.train, rux_solver().as_ref())
+        paper_labels(RuxParams::for_adaboost()).select_with(
+            &model,
+            job.train,
+            None,
+            rux_solver().as_ref(),
+        )
     });
     let mut rux = weighted_record(job, "RUX-ADA", &rux_model?, fit_s)?;
     rux.params.insert(
