@@ -11,7 +11,7 @@ use crate::method::{Learner, Method, MethodSpec, TableJob, TableMethod, Task};
 use crate::methods::method;
 use crate::model::Model;
 use crate::params::Args;
-use crate::tune::Tuning;
+use crate::tuning::Tuning;
 
 /// A fitted tabular model of any registered method, with what it was
 /// fitted on and how: the method, the training data's [`Schema`], every

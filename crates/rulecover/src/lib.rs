@@ -68,6 +68,7 @@ pub mod output;
 pub mod params;
 mod relational;
 pub mod tune;
+mod tuning;
 
 pub use error::{Error, Result};
 pub use file::FORMAT_VERSION;
