@@ -1202,38 +1202,12 @@ pub fn h() {}"
         assert_eq!(comps, vec![vec![0, 1], vec![2, 3, 4], vec![5]]);
     }
 
-    /// Circles that other parts of issue 30 remove on their own branches:
-    /// core's `Predictions` (`traits.rs`, `metrics.rs`) and xtask's report
-    /// and suites, journal and records. A circle found within the files of
-    /// an entry is reported but tolerated; an entry that no longer matches
-    /// a circle fails the test: once its branch is merged, delete it here.
-    /// (Core's `Predictions` circle is gone: i30-fitpath moved it to its
-    /// own module.)
-    const PENDING: &[&[&str]] = &[];
-
-    /// The lint over this workspace: no circle of files (but the
-    /// [`PENDING`] ones) and no long file.
+    /// The lint over this workspace: no circle of files and no long file
+    /// (what `cargo xtask lint` checks, so `cargo test` fails on one too).
     #[test]
     fn the_workspace_has_no_circle_and_no_long_file() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-        let mut findings = lint_workspace(root).unwrap();
-        let mut stale = Vec::new();
-        for pending in PENDING {
-            let (tolerated, rest) = std::mem::take(&mut findings.circles)
-                .into_iter()
-                .partition::<Vec<_>, _>(|c| c.files.iter().all(|f| pending.contains(&f.as_str())));
-            for c in &tolerated {
-                eprint!("pending (removed on another branch): {c}");
-            }
-            if tolerated.is_empty() {
-                stale.push(pending.join(", "));
-            }
-            findings.circles = rest;
-        }
+        let findings = lint_workspace(root).unwrap();
         assert!(findings.is_empty(), "cargo xtask lint finds:\n{findings}");
-        assert!(
-            stale.is_empty(),
-            "these circles are gone; remove them from PENDING: {stale:?}"
-        );
     }
 }
