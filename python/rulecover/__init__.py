@@ -45,6 +45,7 @@ __all__ = [
     "load",
     "loads",
     "methods",
+    "param_grid",
 ]
 
 
@@ -59,6 +60,64 @@ def methods():
     """Every registry method: ``id``, ``aliases``, ``summary``, ``tasks``
     and ``params`` (``name``, ``type``, ``allowed``, ``default``, ``doc``)."""
     return _methods()
+
+
+def param_grid(method, generic=False):
+    """The registry's tuning grid of ``method`` (an id or alias; the grid
+    ``rulecover fit --tune`` searches, shown by ``rulecover methods ID``),
+    ready for scikit-learn's ``GridSearchCV``: a dict of lists of Python
+    values keyed by the registry's parameter names (the constructor
+    arguments of the method's own estimator class), e.g.
+    ``{"max_depth": [5, 10, 20], "n_estimators": [10, 50, 100]}``.
+
+    A grid with a parameter tied to another (GLRM's and RuleFit's
+    ``lambda1 = 0.2 * lambda0``) is a list of such dicts, one per tied
+    value, which ``GridSearchCV`` accepts as well.
+
+    With ``generic=True``, the grid of the generic estimators
+    (``RulecoverClassifier(method=...)``, ``RulecoverRegressor``) instead:
+    ``{"params": [point, ...]}``, one dict of registry strings per point.
+    """
+    name = str(method).strip().lower()
+    spec = next(
+        (m for m in _methods()
+         if m["id"] == name or name in (a.lower() for a in m["aliases"])),
+        None,
+    )
+    if spec is None:
+        valid = ", ".join(m["id"] for m in _methods())
+        raise ValueError(f"unknown method '{method}' (valid ids: {valid})")
+    if not spec["grid"]:
+        raise ValueError(f"method '{spec['id']}' has no tuning grid")
+    # Every point as registry strings, the first axis varying slowest.
+    points = [{}]
+    for axis in spec["grid"]:
+        new = []
+        for p in points:
+            for v in axis["values"]:
+                q = dict(p)
+                q[axis["param"]] = v
+                if axis["scaled"] is not None:
+                    tied, factor = axis["scaled"]
+                    q[tied] = repr(factor * float(v))
+                new.append(q)
+        points = new
+    if generic:
+        return {"params": points}
+    tied_axes = [a for a in spec["grid"] if a["scaled"] is not None]
+    free = {a["param"]: [param_value(v) for v in a["values"]]
+            for a in spec["grid"] if a["scaled"] is None}
+    if not tied_axes:
+        return free
+    grids = [dict(free)]
+    for axis in tied_axes:
+        tied, factor = axis["scaled"]
+        grids = [
+            {**g, axis["param"]: [param_value(v)], tied: [factor * float(v)]}
+            for g in grids
+            for v in axis["values"]
+        ]
+    return grids
 
 
 # kind -> (classifier class, regressor class, extra constructor params)

@@ -242,8 +242,11 @@ fn backends<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
     Ok(d)
 }
 
-/// Every registered method: `id`, `aliases`, `summary`, `tasks` and
-/// `params` (dicts of `name`, `type`, `allowed`, `default`, `doc`).
+/// Every registered method: `id`, `aliases`, `summary`, `tasks`,
+/// `params` (dicts of `name`, `type`, `allowed`, `default`, `doc`) and
+/// `grid`, its tuning grid (dicts of `param`, `values` as strings and
+/// `scaled`: `(name, factor)` of a parameter set to `factor × value`, or
+/// None).
 #[pyfunction]
 fn methods<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
     let out = PyList::empty(py);
@@ -267,6 +270,15 @@ fn methods<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
             params.append(pd)?;
         }
         d.set_item("params", params)?;
+        let grid = PyList::empty(py);
+        for a in m.grid {
+            let ad = PyDict::new(py);
+            ad.set_item("param", a.param)?;
+            ad.set_item("values", a.values.to_vec())?;
+            ad.set_item("scaled", a.scaled)?;
+            grid.append(ad)?;
+        }
+        d.set_item("grid", grid)?;
         out.append(d)?;
     }
     Ok(out)

@@ -352,3 +352,30 @@ def test_decision_function_is_the_log_odds_of_the_second_class(est):
     assert not hasattr(NREClassifier(loss="hinge"), "decision_function")
     for other in (RUXClassifier(), RUGClassifier(), MIRCOClassifier(), RCBoostClassifier()):
         assert not hasattr(other, "decision_function")
+
+
+def test_param_grid_is_the_registry_grid_ready_for_grid_search(binary_frame):
+    assert rulecover.param_grid("rf") == {"max_depth": [5, 10, 20],
+                                          "n_estimators": [10, 50, 100]}
+    assert rulecover.param_grid("RF+RUX") == {"max_depth": [1, 2, 3],
+                                              "n_estimators": [100, 200]}
+    lrr = rulecover.param_grid("lrr")
+    assert isinstance(lrr, list) and len(lrr) == 8
+    assert lrr[0] == {"lambda0": [0.1], "lambda1": [0.2 * 0.1]}
+    generic = rulecover.param_grid("dt", generic=True)
+    assert generic == {"params": [{"max_depth": "5"}, {"max_depth": "10"},
+                                  {"max_depth": "20"}]}
+    for m in rulecover.methods():
+        if "relational classification" not in m["tasks"]:
+            assert rulecover.param_grid(m["id"])
+    with pytest.raises(ValueError, match="nope"):
+        rulecover.param_grid("nope")
+    X, y = binary_frame
+    grid = GridSearchCV(RUGClassifier(max_rmp_calls=2, random_state=0),
+                        rulecover.param_grid("rug"), cv=3)
+    grid.fit(X, y)
+    assert grid.best_params_["max_depth"] in (1, 2, 3)
+    search = GridSearchCV(rulecover.RulecoverClassifier(method="dt", random_state=0),
+                          rulecover.param_grid("dt", generic=True), cv=3)
+    search.fit(X, y)
+    assert search.best_params_["params"]["max_depth"] in ("5", "10", "20")

@@ -190,6 +190,7 @@ pub fn from_legacy(value: Value, file: &str) -> Result<Envelope> {
         },
         params: BTreeMap::new(),
         seed: 0,
+        tuned: None,
         model: h.model,
     })
 }
@@ -302,6 +303,7 @@ fn to_envelope<M: Persisted>(
         },
         params,
         seed,
+        tuned: None,
         model: value,
     })
 }

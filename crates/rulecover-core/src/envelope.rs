@@ -65,6 +65,11 @@ pub struct Envelope {
     pub params: BTreeMap<String, String>,
     /// The seed of the fit.
     pub seed: u64,
+    /// How the parameters were chosen, when a search chose them (the
+    /// registry's tuning record: metric, folds, the grid's scores, the
+    /// chosen point); absent from the file otherwise, and ignored by
+    /// readers that do not know it.
+    pub tuned: Option<Value>,
     /// The model's serde form.
     pub model: Value,
 }
@@ -103,6 +108,8 @@ struct Out<'a> {
     head_types: Option<&'a [String]>,
     params: &'a BTreeMap<String, String>,
     seed: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tuned: Option<&'a Value>,
     model: &'a Value,
 }
 
@@ -148,6 +155,7 @@ impl Envelope {
             head_types,
             params: &self.params,
             seed: self.seed,
+            tuned: self.tuned.as_ref(),
             model: &self.model,
         })
     }
@@ -192,12 +200,14 @@ impl Envelope {
         };
         let params = typed(&mut obj, "params")?;
         let seed = typed(&mut obj, "seed")?;
+        let tuned = obj.remove("tuned").filter(|v| !v.is_null());
         let model = take(&mut obj, "model")?;
         Ok(Envelope {
             kind,
             subject,
             params,
             seed,
+            tuned,
             model,
         })
     }
@@ -216,6 +226,7 @@ mod tests {
             },
             params: [("n_trees".to_string(), "3".to_string())].into(),
             seed: 4,
+            tuned: None,
             model: serde_json::json!({"trees": []}),
         }
     }

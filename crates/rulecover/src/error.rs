@@ -219,6 +219,27 @@ pub enum Error {
     /// or written (rc-logic's error, naming the file and line).
     #[error(transparent)]
     Logic(#[from] rc_logic::Error),
+    /// A tuning option that does not fit the method or the data.
+    #[error("cannot tune '{method}': {option} = '{value}' is invalid: {reason}")]
+    Tune {
+        /// The method id.
+        method: String,
+        /// The option (`tune_metric`, `tune_folds`, or a parameter).
+        option: String,
+        /// The value given.
+        value: String,
+        /// Why it cannot be used.
+        reason: String,
+    },
+    /// A fit panicked (a bug of its learner), caught so that other fits
+    /// go on.
+    #[error("fitting '{method}' panicked: {message}")]
+    Panicked {
+        /// The method id.
+        method: String,
+        /// The panic's message.
+        message: String,
+    },
     /// The registry's table and its builders disagree (a bug in this
     /// crate, reported instead of panicking).
     #[error("internal error in the method registry: {0}")]

@@ -6,8 +6,22 @@
 //!
 //! Fits run on `jobs` threads; results are gathered in (method, fold)
 //! order and every fit's seed depends only on the fold, so the report is
-//! the same whatever the number of threads (fit times aside).
+//! the same whatever the number of threads (fit times aside). The fold's
+//! seed, a 64-bit hash, is brought into the range each method accepts by
+//! the registry's one rule (scikit-learn's streams take seeds below
+//! 2^32).
+//!
+//! A method that fails (an error, or a panic of its learner) does not
+//! stop the others: its [`MethodResult::error`] says why, the others'
+//! rows are complete, and [`EvalReport::failed`] lists the failures.
+//!
+//! With [`EvalOptions::tune`], every outer fold first tunes each method
+//! by an inner cross-validation on its training rows over the method's
+//! grid ([`crate::fit_tuned`]); the chosen parameters and the search's
+//! seconds are kept per fold.
 
+use std::collections::BTreeMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -19,7 +33,9 @@ use rulecover_core::rng::derive_seed;
 use rulecover_core::Dataset;
 
 use crate::error::{Error, Result};
+use crate::fitted::{fit_given, Seed};
 use crate::methods::method;
+use crate::tune::{fit_tuned_given, TuneMetric, TuneOptions};
 
 /// One method to evaluate, with its parameters.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -106,6 +122,11 @@ pub struct FoldResult {
     pub rule_length: Option<f64>,
     /// Seconds the fit took.
     pub fit_seconds: f64,
+    /// Seconds the inner search took (0 without tuning).
+    pub tune_seconds: f64,
+    /// The parameters the inner search chose (`None` without tuning).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tuned: Option<BTreeMap<String, String>>,
 }
 
 /// One method's results over every fold, with their summaries.
@@ -118,8 +139,13 @@ pub struct MethodResult {
     /// Per fold, in fold order.
     pub folds: Vec<FoldResult>,
     /// Mean and spread of each reported column (see
-    /// [`EvalReport::columns`]), `None` where no fold has the value.
+    /// [`EvalReport::columns`]), `None` where no fold has the value
+    /// (every value when the method failed).
     pub summary: Vec<(String, Option<Summary>)>,
+    /// Why the method failed (the first failing fold's error); its
+    /// `folds` are then empty. Absent when it succeeded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 /// The report of [`cross_validate`].
@@ -137,8 +163,36 @@ pub struct EvalReport {
     pub classification: bool,
     /// The reported columns, in order.
     pub columns: Vec<String>,
+    /// How the methods were tuned in each outer fold, when they were:
+    /// `{metric, folds, one_se}`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tune: Option<TuneSettings>,
     /// One entry per method, in the order given.
     pub methods: Vec<MethodResult>,
+}
+
+/// The inner search of a tuned evaluation, as reported.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TuneSettings {
+    /// The metric (by default accuracy for classes, R² otherwise).
+    pub metric: String,
+    /// Inner folds.
+    pub folds: usize,
+    /// Whether the one-standard-error rule chose.
+    pub one_se: bool,
+}
+
+/// How [`cross_validate_with`] runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EvalOptions {
+    /// Outer folds.
+    pub folds: usize,
+    /// The seed of the folds and the fits.
+    pub seed: u64,
+    /// Threads (0 = all cores).
+    pub jobs: usize,
+    /// Tune every method inside each outer fold.
+    pub tune: Option<TuneOptions>,
 }
 
 const CLASS_COLUMNS: [&str; 8] = [
@@ -166,6 +220,7 @@ fn column_value(f: &FoldResult, column: &str) -> Option<f64> {
         "rules" => f.n_rules.map(|n| n as f64),
         "rule_length" => f.rule_length,
         "fit_s" => Some(f.fit_seconds),
+        "tune_s" => Some(f.tune_seconds),
         _ => None,
     }
 }
@@ -190,12 +245,11 @@ pub fn folds_of(data: &Dataset, k: usize, seed: u64) -> Result<Vec<Fold>> {
 }
 
 /// Cross-validates every method of `runs` on `data` with `k` folds, on
-/// `jobs` threads (0 = all cores), calling `progress` after each fit.
+/// `jobs` threads (0 = all cores), calling `progress` after each fit:
+/// [`cross_validate_with`] without tuning.
 ///
 /// # Errors
-/// As [`folds_of`]; the first (in method, fold order) error of
-/// [`crate::fit`] or of predicting; [`Error::Internal`] if the thread pool
-/// cannot start.
+/// As [`cross_validate_with`].
 pub fn cross_validate(
     data: &Dataset,
     runs: &[MethodRun],
@@ -204,10 +258,35 @@ pub fn cross_validate(
     jobs: usize,
     progress: &(dyn Fn(Progress<'_>) + Sync),
 ) -> Result<EvalReport> {
+    let options = EvalOptions {
+        folds: k,
+        seed,
+        jobs,
+        tune: None,
+    };
+    cross_validate_with(data, runs, &options, progress)
+}
+
+/// Cross-validates every method of `runs` on `data` as `options` say,
+/// calling `progress` after each (method, fold) fit. A method's failure
+/// (an error or a panic of one of its fits) is kept in its row
+/// ([`MethodResult::error`]); the other methods go on.
+///
+/// # Errors
+/// [`Error::UnknownMethod`] for an unknown id; as [`folds_of`];
+/// [`Error::Internal`] if the thread pool cannot start. A method's own
+/// failure is not an error of this function.
+pub fn cross_validate_with(
+    data: &Dataset,
+    runs: &[MethodRun],
+    options: &EvalOptions,
+    progress: &(dyn Fn(Progress<'_>) + Sync),
+) -> Result<EvalReport> {
+    let (seed, jobs) = (options.seed, options.jobs);
     for r in runs {
         method(&r.id)?;
     }
-    let folds = folds_of(data, k, seed)?;
+    let folds = folds_of(data, options.folds, seed)?;
     let tasks: Vec<(usize, usize)> = (0..runs.len())
         .flat_map(|m| (0..folds.len()).map(move |f| (m, f)))
         .collect();
@@ -223,7 +302,16 @@ pub fn cross_validate(
             .map(|&(m, f)| {
                 let run = &runs[m];
                 let fold = &folds[f];
-                let out = fit_fold(data, run, fold, derive_seed(seed, f as u64));
+                let fold_seed = derive_seed(seed, f as u64);
+                let out = catch_unwind(AssertUnwindSafe(|| {
+                    fit_fold(data, run, fold, fold_seed, options.tune.as_ref())
+                }))
+                .unwrap_or_else(|panic| {
+                    Err(Error::Panicked {
+                        method: run.id.clone(),
+                        message: panic_message(panic.as_ref()),
+                    })
+                });
                 let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                 progress(Progress {
                     done: n,
@@ -237,16 +325,34 @@ pub fn cross_validate(
     });
     let mut results = results.into_iter();
     let classification = data.is_classification();
-    let columns: Vec<String> = if classification {
-        CLASS_COLUMNS.iter().map(|c| c.to_string()).collect()
+    let names: &[&str] = if classification {
+        &CLASS_COLUMNS
     } else {
-        REGRESSION_COLUMNS.iter().map(|c| c.to_string()).collect()
+        &REGRESSION_COLUMNS
     };
+    // `tune_s` (before `fit_s`) only when the methods are tuned.
+    let columns: Vec<String> = names
+        .iter()
+        .flat_map(|&c| {
+            let tune = (c == "fit_s" && options.tune.is_some()).then_some("tune_s");
+            tune.into_iter().chain(std::iter::once(c))
+        })
+        .map(String::from)
+        .collect();
     let mut methods = Vec::with_capacity(runs.len());
     for run in runs {
-        let fold_results = (&mut results)
-            .take(folds.len())
-            .collect::<Result<Vec<_>>>()?;
+        let mut fold_results = Vec::with_capacity(folds.len());
+        let mut error = None;
+        for (f, r) in (&mut results).take(folds.len()).enumerate() {
+            match r {
+                Ok(fr) => fold_results.push(fr),
+                Err(e) if error.is_none() => error = Some(format!("fold {}: {e}", f + 1)),
+                Err(_) => {}
+            }
+        }
+        if error.is_some() {
+            fold_results.clear();
+        }
         let summary = columns
             .iter()
             .map(|c| {
@@ -265,6 +371,7 @@ pub fn cross_validate(
             params: run.params.clone(),
             folds: fold_results,
             summary,
+            error,
         });
     }
     Ok(EvalReport {
@@ -274,16 +381,53 @@ pub fn cross_validate(
         seed,
         classification,
         columns,
+        tune: options.tune.map(|t| TuneSettings {
+            metric: t
+                .metric
+                .unwrap_or(if classification {
+                    TuneMetric::Accuracy
+                } else {
+                    TuneMetric::R2
+                })
+                .name()
+                .into(),
+            folds: t.folds,
+            one_se: t.one_se,
+        }),
         methods,
     })
 }
 
-fn fit_fold(data: &Dataset, run: &MethodRun, fold: &Fold, seed: u64) -> Result<FoldResult> {
+/// The message of a caught panic.
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".into())
+}
+
+fn fit_fold(
+    data: &Dataset,
+    run: &MethodRun,
+    fold: &Fold,
+    seed: u64,
+    tune: Option<&TuneOptions>,
+) -> Result<FoldResult> {
     let train = data.subset(&fold.train)?;
     let test = data.subset(&fold.test)?;
-    let start = Instant::now();
-    let model = crate::fit(&run.id, &run.params, &train, None, seed)?;
-    let fit_seconds = start.elapsed().as_secs_f64();
+    let seed = Seed::Derived(seed);
+    let (model, tune_seconds, fit_seconds) = match tune {
+        Some(options) => {
+            let t = fit_tuned_given(&run.id, &run.params, &train, None, seed, options)?;
+            (t.model, t.tune_seconds, t.fit_seconds)
+        }
+        None => {
+            let start = Instant::now();
+            let model = fit_given(&run.id, &run.params, &train, None, seed)?;
+            (model, 0.0, start.elapsed().as_secs_f64())
+        }
+    };
     let pred = model.predict(&test)?;
     let metrics = evaluate(&test.target_view(), &pred)?;
     Ok(FoldResult {
@@ -291,12 +435,25 @@ fn fit_fold(data: &Dataset, run: &MethodRun, fold: &Fold, seed: u64) -> Result<F
         n_rules: model.n_rules(),
         rule_length: model.rule_set().map(|s| s.avg_rule_length()),
         fit_seconds,
+        tune_seconds,
+        tuned: model.tuning().map(|t| t.chosen.clone()),
     })
 }
 
 impl EvalReport {
+    /// The ids of the methods that failed, in report order.
+    pub fn failed(&self) -> Vec<&str> {
+        self.methods
+            .iter()
+            .filter(|m| m.error.is_some())
+            .map(|m| m.method.as_str())
+            .collect()
+    }
+
     /// A markdown table: one row per method, one column per metric, each
-    /// cell `mean (std)`.
+    /// cell `mean (std)`; an `error` column when a method failed (its
+    /// cells `–`). With tuning, the chosen parameters of every fold follow
+    /// the table.
     pub fn to_markdown(&self) -> String {
         let mut out = format!(
             "{} ({} rows), {}-fold {}cross-validation, seed {}\n\n",
@@ -310,13 +467,20 @@ impl EvalReport {
             },
             self.seed
         );
+        let any_error = self.methods.iter().any(|m| m.error.is_some());
         out.push_str("| method |");
         for c in &self.columns {
             out.push_str(&format!(" {c} |"));
         }
+        if any_error {
+            out.push_str(" error |");
+        }
         out.push_str("\n|---|");
         for _ in &self.columns {
             out.push_str("---:|");
+        }
+        if any_error {
+            out.push_str("---|");
         }
         out.push('\n');
         for m in &self.methods {
@@ -324,7 +488,7 @@ impl EvalReport {
             for (c, s) in &m.summary {
                 let digits = match c.as_str() {
                     "rules" => 1,
-                    "rule_length" | "fit_s" => 2,
+                    "rule_length" | "fit_s" | "tune_s" => 2,
                     _ => 4,
                 };
                 match s {
@@ -337,7 +501,41 @@ impl EvalReport {
                     None => out.push_str(" – |"),
                 }
             }
+            if any_error {
+                let e = m.error.as_deref().unwrap_or("");
+                out.push_str(&format!(" {} |", e.replace('|', "\\|").replace('\n', " ")));
+            }
             out.push('\n');
+        }
+        if let Some(t) = &self.tune {
+            out.push_str(&format!(
+                "\nparameters chosen by inner {}-fold cross-validation ({}{}), per outer fold:\n",
+                t.folds,
+                t.metric,
+                if t.one_se {
+                    ", one-standard-error rule"
+                } else {
+                    ""
+                }
+            ));
+            for m in self.methods.iter().filter(|m| m.error.is_none()) {
+                let chosen: Vec<String> = m
+                    .folds
+                    .iter()
+                    .map(|f| {
+                        f.tuned
+                            .as_ref()
+                            .map(|p| {
+                                p.iter()
+                                    .map(|(k, v)| format!("{k}={v}"))
+                                    .collect::<Vec<_>>()
+                                    .join(" ")
+                            })
+                            .unwrap_or_default()
+                    })
+                    .collect();
+                out.push_str(&format!("- {}: {}\n", m.method, chosen.join("; ")));
+            }
         }
         out
     }

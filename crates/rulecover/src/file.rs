@@ -14,7 +14,11 @@
 //! ```
 //!
 //! `kind` is the method id; its item in [`crate::methods::METHODS`] reads
-//! the `model` back. A relational model (`rfgb`, `bagging`) has the
+//! the `model` back. A model fitted by [`crate::fit_tuned`] also has a
+//! `tuned` record between `seed` and `model` ([`crate::Tuning`]: the
+//! metric, the inner folds, the one-standard-error choice, the chosen
+//! point and every grid point's mean and standard deviation); its
+//! `params` are the ones the model was fitted with. A relational model (`rfgb`, `bagging`) has the
 //! target's `target` and `head_types` in place of the `schema`
 //! ([`RelationalFit::save`]); files of rc-logic's layout before the
 //! envelope (`{"format": "rc-logic-model", ...}`) still load, and are
@@ -117,6 +121,11 @@ impl FittedModel {
             subject: Subject::Table(self.schema.clone()),
             params: self.params.clone(),
             seed: self.seed,
+            tuned: self
+                .tuning
+                .as_ref()
+                .map(|t| crate::json::to_value(t).map_err(fail))
+                .transpose()?,
             model: self.model.to_value().map_err(fail)?,
         }
         .to_json()
@@ -196,12 +205,18 @@ fn from_json_named(text: &str, file: &str) -> Result<FittedModel> {
             ),
         )));
     }
+    let tuning = envelope
+        .tuned
+        .map(crate::json::from_value)
+        .transpose()
+        .map_err(|e| shape(file, "tuned", e))?;
     Ok(FittedModel {
         method,
         schema,
         params: envelope.params,
         seed: envelope.seed,
         model,
+        tuning,
     })
 }
 

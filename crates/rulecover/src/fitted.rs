@@ -7,10 +7,11 @@ use rulecover_core::weights::check_sample_weights;
 use rulecover_core::{Dataset, Predictions, RuleSet, Schema, UnseenLevel};
 
 use crate::error::{Error, Result};
-use crate::method::{Learner, Method, MethodSpec, TableJob, Task};
+use crate::method::{Learner, Method, MethodSpec, TableJob, TableMethod, Task};
 use crate::methods::method;
 use crate::model::Model;
 use crate::params::Args;
+use crate::tuning::Tuning;
 
 /// A fitted tabular model of any registered method, with what it was
 /// fitted on and how: the method, the training data's [`Schema`], every
@@ -25,6 +26,7 @@ pub struct FittedModel {
     pub(crate) params: BTreeMap<String, String>,
     pub(crate) seed: u64,
     pub(crate) model: Model,
+    pub(crate) tuning: Option<Tuning>,
 }
 
 /// Fits method `id` (or an alias) to `data`.
@@ -60,6 +62,49 @@ pub fn fit<K: AsRef<str>, V: AsRef<str>>(
     weights: Option<&[f64]>,
     seed: u64,
 ) -> Result<FittedModel> {
+    fit_given(id, &pairs(params), data, weights, Seed::Given(seed))
+}
+
+/// `(name, value)` pairs as owned strings.
+pub(crate) fn pairs<K: AsRef<str>, V: AsRef<str>>(params: &[(K, V)]) -> Vec<(String, String)> {
+    params
+        .iter()
+        .map(|(k, v)| (k.as_ref().to_string(), v.as_ref().to_string()))
+        .collect()
+}
+
+/// Where a fit's seed comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Seed {
+    /// Given by the caller: used as it is (a method that cannot take it
+    /// fails with its own error).
+    Given(u64),
+    /// Derived by the registry from another seed (a fold's, by
+    /// `evaluate`): brought into the range the method accepts
+    /// ([`accepted_seed`]).
+    Derived(u64),
+}
+
+/// The registry's one rule for derived seeds: a method whose random
+/// streams are scikit-learn's (`random_stream = sklearn`, MIRCO's
+/// default) takes a `random_state` below 2^32, so a derived seed keeps its
+/// low 32 bits; every other method takes any `u64` as it is.
+pub(crate) fn accepted_seed(args: &Args, seed: u64) -> Result<u64> {
+    let sklearn = args.has("random_stream") && args.choice("random_stream")? == "sklearn";
+    Ok(if sklearn {
+        seed & u64::from(u32::MAX)
+    } else {
+        seed
+    })
+}
+
+/// A tabular method of the registry, checked against the data and
+/// weights: the item, its learner and the data's task.
+pub(crate) fn table_method(
+    id: &str,
+    data: &Dataset,
+    weights: Option<&[f64]>,
+) -> Result<(&'static dyn Method, &'static dyn TableMethod, Task)> {
     let method = method(id)?;
     let spec = method.spec();
     let Learner::Table(learner) = method.learner() else {
@@ -67,11 +112,6 @@ pub fn fit<K: AsRef<str>, V: AsRef<str>>(
             method: spec.id.into(),
         });
     };
-    let given: Vec<(String, String)> = params
-        .iter()
-        .map(|(k, v)| (k.as_ref().to_string(), v.as_ref().to_string()))
-        .collect();
-    let args = Args::resolve(spec.id, spec.params, &given)?;
     let task = Task::of(data)?;
     if !spec.tasks.contains(&task) {
         return Err(Error::UnsupportedTask {
@@ -83,6 +123,24 @@ pub fn fit<K: AsRef<str>, V: AsRef<str>>(
     if let Some(w) = weights {
         check_sample_weights(w, data.n_rows())?;
     }
+    Ok((method, learner, task))
+}
+
+/// [`fit`] with owned parameters and a [`Seed`].
+pub(crate) fn fit_given(
+    id: &str,
+    given: &[(String, String)],
+    data: &Dataset,
+    weights: Option<&[f64]>,
+    seed: Seed,
+) -> Result<FittedModel> {
+    let spec = method(id)?.spec();
+    let args = Args::resolve(spec.id, spec.params, given)?;
+    let (method, learner, task) = table_method(id, data, weights)?;
+    let seed = match seed {
+        Seed::Given(s) => s,
+        Seed::Derived(s) => accepted_seed(&args, s)?,
+    };
     let model = learner.fit(&TableJob {
         spec,
         args: &args,
@@ -97,6 +155,7 @@ pub fn fit<K: AsRef<str>, V: AsRef<str>>(
         params: args.strings(),
         seed,
         model,
+        tuning: None,
     })
 }
 
@@ -138,6 +197,7 @@ impl PartialEq for FittedModel {
             && self.params == other.params
             && self.seed == other.seed
             && self.model == other.model
+            && self.tuning == other.tuning
     }
 }
 
@@ -177,6 +237,13 @@ impl FittedModel {
     /// [`Predictions::Classes`] is class `classes()[c]`.
     pub fn classes(&self) -> &[String] {
         self.schema.classes()
+    }
+
+    /// How the parameters were chosen, when they were tuned
+    /// ([`crate::fit_tuned`]): the metric, the inner folds, every grid
+    /// point's mean score and the chosen point.
+    pub fn tuning(&self) -> Option<&Tuning> {
+        self.tuning.as_ref()
     }
 
     /// The fitted model itself.

@@ -34,6 +34,12 @@
 //! - [`fit()`]: method id + `(name, value)` strings + data (+ sample
 //!   weights) + seed → [`FittedModel`]; [`fit_relational()`] for the
 //!   relational methods on an [`rc_logic::Problem`] → [`RelationalFit`].
+//! - [`fit_tuned()`]: the same with the parameters chosen by an inner
+//!   cross-validation over the method's registry grid
+//!   ([`MethodSpec::grid`], [`TuneOptions`]: metric, folds, the
+//!   one-standard-error rule) → [`TunedFit`], whose model keeps the
+//!   search's table ([`FittedModel::tuning`]) and saves it in the model
+//!   file's `tuned` record.
 //! - [`FittedModel`] and [`RelationalFit`]: predict, expose their rules,
 //!   and save/load the one model file ([`FORMAT_VERSION`]).
 //! - [`io`], [`output`], [`evaluate`], [`generate`], [`boostsrl`]: what the
@@ -61,13 +67,16 @@ pub mod model;
 pub mod output;
 pub mod params;
 mod relational;
+pub mod tune;
+mod tuning;
 
 pub use error::{Error, Result};
 pub use file::FORMAT_VERSION;
 pub use fitted::{fit, resolve_params, FittedModel};
 pub use learners::glm::GbtModel;
-pub use method::{Learner, Method, MethodSpec, Task};
+pub use method::{GridAxis, Learner, Method, MethodSpec, Task};
 pub use methods::{method, method_ids, methods, METHODS};
 pub use model::{Model, ModelKind};
 pub use params::{parse_key_values, ParamKind, ParamSpec};
 pub use relational::{fit_relational, RelationalFit};
+pub use tune::{fit_tuned, TuneMetric, TuneOptions, TunedFit, Tuning};

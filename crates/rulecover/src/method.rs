@@ -69,13 +69,51 @@ impl fmt::Display for Task {
 }
 
 /// The values a tuning grid tries for one parameter (each a string of
-/// the parameter's type).
+/// the parameter's type), listed from the simplest model to the most
+/// complex one (the one-standard-error rule of `--one-se` takes the
+/// first point within one standard error of the best), optionally with a
+/// second parameter that moves with it (GLRM's `lambda1 = 0.2 × lambda0`).
+///
+/// A grid (`&[GridAxis]`) is the Cartesian product of its axes, the first
+/// axis varying slowest (the order of the papers' nested searches).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GridAxis {
     /// The parameter's name.
     pub param: &'static str,
     /// The values tried.
     pub values: &'static [&'static str],
+    /// A parameter set together with this one, to `factor × value`:
+    /// `(name, factor)`.
+    pub scaled: Option<(&'static str, f64)>,
+}
+
+impl GridAxis {
+    /// An axis trying `values` for `param`.
+    pub const fn new(param: &'static str, values: &'static [&'static str]) -> GridAxis {
+        GridAxis {
+            param,
+            values,
+            scaled: None,
+        }
+    }
+
+    /// With `param` set to `factor ×` this axis's value at every point.
+    pub const fn scaling(self, param: &'static str, factor: f64) -> GridAxis {
+        GridAxis {
+            scaled: Some((param, factor)),
+            ..self
+        }
+    }
+
+    /// The axis as printed by `rulecover methods ID`:
+    /// `max_depth ∈ {5, 10, 20}`, `lambda0 ∈ {...} (lambda1 = 0.2 × lambda0)`.
+    pub fn describe(&self) -> String {
+        let mut out = format!("{} ∈ {{{}}}", self.param, self.values.join(", "));
+        if let Some((name, factor)) = self.scaled {
+            out.push_str(&format!(" ({name} = {factor} × {})", self.param));
+        }
+        out
+    }
 }
 
 /// What the registry knows of one method: the data of its item.
@@ -95,8 +133,15 @@ pub struct MethodSpec {
     pub tasks: &'static [Task],
     /// Its parameters, each with its one default.
     pub params: &'static [ParamSpec],
-    /// The values a tuning run tries (empty: no grid yet).
+    /// The grid a tuning run tries (`rulecover fit --tune`,
+    /// [`crate::fit_tuned`]): the paper's grid where the method's paper
+    /// gives one, else a small one (at most 12 points); empty for the
+    /// relational methods, which are not tuned.
     pub grid: &'static [GridAxis],
+    /// Other papers' grids for the same method, `(paper, grid)`, where a
+    /// paper's suite tuned it over another grid than [`MethodSpec::grid`]
+    /// (the baselines DT, RF, GB of papers 001 and 004).
+    pub paper_grids: &'static [(&'static str, &'static [GridAxis])],
     /// Parameters under which a fit on a few hundred rows takes well
     /// under a second in a debug build (tests and smoke runs), as
     /// `(name, value)` strings; empty when the defaults already do.
@@ -132,6 +177,7 @@ impl MethodSpec {
             tasks,
             params,
             grid: &[],
+            paper_grids: &[],
             smoke: &[],
             one_vs_rest: false,
             prints_rules_by_default: true,
@@ -142,6 +188,41 @@ impl MethodSpec {
     /// With these aliases.
     pub const fn aliases(self, aliases: &'static [&'static str]) -> MethodSpec {
         MethodSpec { aliases, ..self }
+    }
+
+    /// With this tuning grid ([`MethodSpec::grid`]).
+    pub const fn grid(self, grid: &'static [GridAxis]) -> MethodSpec {
+        MethodSpec { grid, ..self }
+    }
+
+    /// With these other papers' grids ([`MethodSpec::paper_grids`]).
+    pub const fn paper_grids(
+        self,
+        paper_grids: &'static [(&'static str, &'static [GridAxis])],
+    ) -> MethodSpec {
+        MethodSpec {
+            paper_grids,
+            ..self
+        }
+    }
+
+    /// The grid paper `paper` tuned this method over: its entry of
+    /// [`MethodSpec::paper_grids`], else [`MethodSpec::grid`].
+    pub fn grid_of(&self, paper: &str) -> &'static [GridAxis] {
+        self.paper_grids
+            .iter()
+            .find(|(p, _)| *p == paper)
+            .map_or(self.grid, |(_, g)| g)
+    }
+
+    /// The axis of [`MethodSpec::grid_of`]`(paper)` over `param`.
+    pub fn grid_axis(&self, paper: &str, param: &str) -> Option<&'static GridAxis> {
+        self.grid_of(paper).iter().find(|a| a.param == param)
+    }
+
+    /// Number of points of [`MethodSpec::grid`] (1 for an empty grid).
+    pub fn grid_size(&self) -> usize {
+        self.grid.iter().map(|a| a.values.len()).product()
     }
 
     /// With these smoke-run parameters ([`MethodSpec::smoke`]).

@@ -112,10 +112,40 @@ mod tests {
                 assert!(p.kind.parse(p.default).is_some(), "{}.{}", m.id, p.name);
                 assert!(!p.doc.is_empty());
             }
-            for axis in m.grid {
-                let p = m.param(axis.param).expect("a grid axis is a parameter");
-                assert!(axis.values.iter().all(|v| p.kind.parse(v).is_some()));
+            let grids = std::iter::once(m.grid).chain(m.paper_grids.iter().map(|(_, g)| *g));
+            for grid in grids {
+                let mut seen = std::collections::HashSet::new();
+                for axis in grid {
+                    let p = m.param(axis.param).expect("a grid axis is a parameter");
+                    assert!(seen.insert(axis.param), "{}.{} twice", m.id, axis.param);
+                    assert!(!axis.values.is_empty(), "{}.{}", m.id, axis.param);
+                    assert!(axis.values.iter().all(|v| p.kind.parse(v).is_some()));
+                    if let Some((tied, _)) = axis.scaled {
+                        let t = m.param(tied).expect("a tied parameter is a parameter");
+                        assert_eq!(t.kind, crate::ParamKind::Float, "{}.{tied}", m.id);
+                        assert_eq!(p.kind, crate::ParamKind::Float, "{}", m.id);
+                        assert!(seen.insert(tied), "{}.{tied} twice", m.id);
+                    }
+                }
             }
+        }
+    }
+
+    #[test]
+    fn every_tabular_method_has_a_small_grid_or_its_papers() {
+        for m in methods() {
+            let spec = m.spec();
+            if m.is_relational() {
+                assert!(spec.grid.is_empty(), "{}", spec.id);
+                continue;
+            }
+            assert!(!spec.grid.is_empty(), "{} has no tuning grid", spec.id);
+            assert!(
+                spec.grid_size() <= 12 || !spec.paper.is_empty(),
+                "{}: {} points",
+                spec.id,
+                spec.grid_size()
+            );
         }
     }
 

@@ -332,6 +332,26 @@ pub fn describe_method(spec: &crate::MethodSpec) -> String {
     if !spec.paper.is_empty() {
         out.push_str(&format!("  defaults from paper {}\n", spec.paper));
     }
+    if !spec.grid.is_empty() {
+        out.push_str(&format!(
+            "  tuning grid (--tune, {} points): {}\n",
+            spec.grid_size(),
+            spec.grid
+                .iter()
+                .map(|a| a.describe())
+                .collect::<Vec<_>>()
+                .join("; ")
+        ));
+    }
+    for (paper, grid) in spec.paper_grids {
+        out.push_str(&format!(
+            "  paper {paper}'s grid: {}\n",
+            grid.iter()
+                .map(|a| a.describe())
+                .collect::<Vec<_>>()
+                .join("; ")
+        ));
+    }
     out.push_str("  parameters (--param name=value):\n");
     let width = spec.params.iter().map(|p| p.name.len()).max().unwrap_or(0);
     for p in spec.params {

@@ -258,6 +258,11 @@ impl Args {
             .collect()
     }
 
+    /// Whether the method declares parameter `name`.
+    pub fn has(&self, name: &str) -> bool {
+        self.values.contains_key(name)
+    }
+
     fn get(&self, name: &str) -> Result<Value> {
         self.values.get(name).copied().ok_or_else(|| {
             Error::Internal(format!(

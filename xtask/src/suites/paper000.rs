@@ -17,7 +17,7 @@ use serde_json::json;
 
 use super::scoring::{fit_and_score, put_metrics, timed, zeror};
 use super::suite::{names, JobData, JobError, Suite};
-use super::tuning::{accuracy_of, best_by_accuracy, grid_product, inner_folds, Tuned};
+use super::tuning::{accuracy_of, best_by_accuracy, grid_product, grid_values, inner_folds, Tuned};
 use crate::data::DataSource;
 use crate::records::Record;
 
@@ -40,12 +40,10 @@ const DATASETS: &[&str] = &[
     "ecoli",
 ];
 
-/// Depth grid of every method.
-const DEPTHS: &[usize] = &[5, 10, 20];
-/// Ensemble-size grid of RF, ADA and GB.
-const N_ESTIMATORS: &[usize] = &[10, 50, 100];
-/// RCB's cap on master LP solves.
-const RMP_CAPS: &[usize] = &[5, 10, 50, 100, 200];
+/// The paper, whose grids the registry holds: depth {5, 10, 20} for
+/// every method, {10, 50, 100} trees for RF (MIRCO's forest), ADA and GB,
+/// {5, 10, 50, 100, 200} master LP solves for RCB.
+const PAPER: &str = "000";
 /// Inner folds.
 const INNER_FOLDS: usize = 4;
 
@@ -55,17 +53,24 @@ pub struct Paper000 {
     pub baselines_only: bool,
 }
 
-fn depth_grid(quick: bool) -> Vec<usize> {
+/// The registry method `method`'s depth axis (one point when `quick`).
+fn depth_grid(method: &str, quick: bool) -> Result<Vec<usize>, JobError> {
     if quick {
-        vec![5]
+        Ok(vec![5])
     } else {
-        DEPTHS.to_vec()
+        grid_values(method, PAPER, "max_depth")
     }
 }
 
-fn ensemble_grid(quick: bool) -> Vec<(usize, usize)> {
-    let sizes: &[usize] = if quick { &[10] } else { N_ESTIMATORS };
-    grid_product(&depth_grid(quick), sizes)
+/// The registry method `method`'s depth × number of trees (one point when
+/// `quick`).
+fn ensemble_grid(method: &str, quick: bool) -> Result<Vec<(usize, usize)>, JobError> {
+    let sizes = if quick {
+        vec![10]
+    } else {
+        grid_values(method, PAPER, "n_estimators")?
+    };
+    Ok(grid_product(&depth_grid(method, quick)?, &sizes))
 }
 
 /// `DecisionTreeClassifier(max_depth=depth, random_state=seed)`, drawing
@@ -115,7 +120,7 @@ fn sizes<M: RuleModel>(rec: &mut Record, model: &M) {
 }
 
 fn run_dt(job: &JobData) -> Result<Vec<Record>, JobError> {
-    let grid = depth_grid(job.quick);
+    let grid = depth_grid("dt", job.quick)?;
     let tuned = best_by_accuracy(job, &grid, INNER_FOLDS, |&d, tr| {
         Ok(tree(d, job.seed).fit(tr)?)
     })?;
@@ -128,7 +133,7 @@ fn run_dt(job: &JobData) -> Result<Vec<Record>, JobError> {
 }
 
 fn run_rf(job: &JobData, with_mirco: bool) -> Result<Vec<Record>, JobError> {
-    let grid = ensemble_grid(job.quick);
+    let grid = ensemble_grid(if with_mirco { "mirco" } else { "rf" }, job.quick)?;
     let tuned = best_by_accuracy(job, &grid, INNER_FOLDS, |&(d, n), tr| {
         Ok(forest(d, n, job.seed).fit(tr)?)
     })?;
@@ -161,7 +166,7 @@ fn run_rf(job: &JobData, with_mirco: bool) -> Result<Vec<Record>, JobError> {
 }
 
 fn run_ada(job: &JobData) -> Result<Vec<Record>, JobError> {
-    let grid = ensemble_grid(job.quick);
+    let grid = ensemble_grid("ada", job.quick)?;
     let tuned = best_by_accuracy(job, &grid, INNER_FOLDS, |&(d, n), tr| {
         Ok(ada(d, n, job.seed).fit(tr)?)
     })?;
@@ -174,7 +179,7 @@ fn run_ada(job: &JobData) -> Result<Vec<Record>, JobError> {
 }
 
 fn run_gb(job: &JobData) -> Result<Vec<Record>, JobError> {
-    let grid = ensemble_grid(job.quick);
+    let grid = ensemble_grid("gb", job.quick)?;
     let tuned = best_by_accuracy(job, &grid, INNER_FOLDS, |&(d, n), tr| {
         Ok(gb(d, n, job.seed).fit(tr)?)
     })?;
@@ -241,9 +246,13 @@ fn best_rcb(job: &JobData, grid: &[(usize, usize)], caps: &[usize]) -> Result<Tu
 }
 
 fn run_rcb(job: &JobData) -> Result<Vec<Record>, JobError> {
-    let caps: &[usize] = if job.quick { &[5] } else { RMP_CAPS };
-    let grid = grid_product(&depth_grid(job.quick), caps);
-    let tuned = best_rcb(job, &grid, caps)?;
+    let caps = if job.quick {
+        vec![5]
+    } else {
+        grid_values("rcboost", PAPER, "max_rmp_calls")?
+    };
+    let grid = grid_product(&depth_grid("rcboost", job.quick)?, &caps);
+    let tuned = best_rcb(job, &grid, &caps)?;
     let (d, c) = grid[tuned.best];
     let mut rec = job.record("RCB");
     let (model, fit_s) = timed(|| rcb(d, c, job.seed).fit(job.train));

@@ -21,7 +21,7 @@ use serde_json::json;
 
 use super::scoring::{fit_and_score, put_metrics, timed, zeror};
 use super::suite::{names, JobData, JobError, Suite};
-use super::tuning::{best_by_accuracy, grid_product};
+use super::tuning::{best_by_accuracy, grid_product, grid_values};
 use crate::data::DataSource;
 use crate::records::Record;
 
@@ -50,10 +50,9 @@ const DATASETS: &[&str] = &[
     "ecoli",
 ];
 
-/// Depth grid of every method.
-const DEPTHS: &[usize] = &[1, 2, 3];
-/// Ensemble sizes of RF and ADA.
-const N_ESTIMATORS: &[usize] = &[100, 200];
+/// The paper, whose grids the registry holds: depth {1, 2, 3} for every
+/// method, {100, 200} trees for the ensembles under RUX.
+const PAPER: &str = "001";
 /// Inner folds.
 const INNER_FOLDS: usize = 3;
 /// RUG's cap on pricing rounds (the code's default; not stated in the paper).
@@ -62,17 +61,24 @@ const RUG_CAP: usize = 30;
 /// The `paper001` suite.
 pub struct Paper001;
 
-fn depth_grid(quick: bool) -> Vec<usize> {
+/// The registry method `method`'s depth axis (one point when `quick`).
+fn depth_grid(method: &str, quick: bool) -> Result<Vec<usize>, JobError> {
     if quick {
-        vec![2]
+        Ok(vec![2])
     } else {
-        DEPTHS.to_vec()
+        grid_values(method, PAPER, "max_depth")
     }
 }
 
-fn ensemble_grid(quick: bool) -> Vec<(usize, usize)> {
-    let sizes: &[usize] = if quick { &[20] } else { N_ESTIMATORS };
-    grid_product(&depth_grid(quick), sizes)
+/// The registry method `method`'s depth × number of trees (one point when
+/// `quick`).
+fn ensemble_grid(method: &str, quick: bool) -> Result<Vec<(usize, usize)>, JobError> {
+    let sizes = if quick {
+        vec![20]
+    } else {
+        grid_values(method, PAPER, "n_estimators")?
+    };
+    Ok(grid_product(&depth_grid(method, quick)?, &sizes))
 }
 
 fn tree(depth: usize, seed: u64) -> DecisionTreeParams {
@@ -165,7 +171,7 @@ fn weighted_record(
 }
 
 fn run_dt(job: &JobData) -> Result<Vec<Record>, JobError> {
-    let grid = depth_grid(job.quick);
+    let grid = depth_grid("dt", job.quick)?;
     let tuned = best_by_accuracy(job, &grid, INNER_FOLDS, |&d, tr| {
         Ok(tree(d, job.seed).fit(tr)?)
     })?;
@@ -188,7 +194,7 @@ fn paper_labels(rux: RuxParams) -> RuxParams {
 
 /// RF (tuned) and RUX-RF on the tuned forest.
 fn run_rf_rux(job: &JobData) -> Result<Vec<Record>, JobError> {
-    let grid = ensemble_grid(job.quick);
+    let grid = ensemble_grid("rux-rf", job.quick)?;
     let tuned = best_by_accuracy(job, &grid, INNER_FOLDS, |&(d, n), tr| {
         Ok(forest(d, n, job.seed).fit(tr)?)
     })?;
@@ -213,7 +219,7 @@ fn run_rf_rux(job: &JobData) -> Result<Vec<Record>, JobError> {
 
 /// ADA (SAMME, tuned) and RUX-ADA on the tuned ensemble.
 fn run_ada_rux(job: &JobData) -> Result<Vec<Record>, JobError> {
-    let grid = ensemble_grid(job.quick);
+    let grid = ensemble_grid("rux-ada", job.quick)?;
     let tuned = best_by_accuracy(job, &grid, INNER_FOLDS, |&(d, n), tr| {
         Ok(ada(d, n, job.seed).fit(tr)?)
     })?;
@@ -241,7 +247,7 @@ fn run_ada_rux(job: &JobData) -> Result<Vec<Record>, JobError> {
 /// RUG or RUG-T with the depth tuned by inner CV.
 fn run_rug(job: &JobData, thresholded: bool) -> Result<Vec<Record>, JobError> {
     let name = if thresholded { "RUG-T" } else { "RUG" };
-    let grid = depth_grid(job.quick);
+    let grid = depth_grid(if thresholded { "rug-t" } else { "rug" }, job.quick)?;
     let tuned = best_by_accuracy(job, &grid, INNER_FOLDS, |&d, tr: &Dataset| {
         Ok(rug(d, job.seed, job.quick, thresholded).fit(tr)?)
     })?;

@@ -6,7 +6,7 @@
 //! regression) and the complexity `Σ_rules (1 + 0.2·degree) + #linear`.
 //!
 //! Choices the paper leaves open (documented in docs/reproduction/002.md):
-//! the `λ0` grid ([`LAMBDA_GRID`]), 5 inner folds (3 above 5000 training
+//! the `λ0` grid (the registry's, [`PAPER`]), 5 inner folds (3 above 5000 training
 //! rows; scikit-learn's stratified folds with the run's seed for
 //! classification, shuffled K-fold for regression), inner selection by mean Brier score / MSE, the
 //! model at `λ0` refitted on the outer training fold along the same
@@ -33,6 +33,7 @@ use serde_json::json;
 
 use super::scoring::{put_metrics, timed, zeror};
 use super::suite::{CustomJob, FoldsFile, JobData, JobError, Suite};
+use super::tuning::{grid_factor, grid_values};
 use crate::data::DataSource;
 use crate::records::Record;
 
@@ -64,11 +65,14 @@ pub const REGRESSION: &[&str] = &[
     "energy_heating",
 ];
 
-/// The `λ0` grid of the nested CV, decreasing (a regularisation path).
-pub const LAMBDA_GRID: &[f64] = &[0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 0.0005];
+/// The paper, whose grids the registry holds: the `λ0` grid of the nested
+/// CV, decreasing (a regularisation path) from 0.1 to 0.0005 with
+/// `λ1 = 0.2 λ0`, and GBT's depths {1, 2, 3, 4, 6} and cap of 500 trees.
+pub const PAPER: &str = "002";
 /// `λ0` of `--quick` runs (AIX360's example value).
 pub const QUICK_LAMBDA: f64 = 0.005;
-/// `λ1 / λ0`, as in the paper.
+/// `λ1 / λ0`, as in the paper (the trade-off curves; the nested CV reads
+/// the registry's factor, the same).
 pub const RATIO: f64 = 0.2;
 /// Inner folds of the nested CV (the paper does not say how many).
 pub const INNER_FOLDS: usize = 5;
@@ -83,9 +87,16 @@ pub const CURVE_GRID: &[f64] = &[0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 0.0
 /// The `paper002` suite.
 pub struct Paper002;
 
-fn grid(quick: bool) -> Vec<(f64, f64)> {
-    let l: &[f64] = if quick { &[QUICK_LAMBDA] } else { LAMBDA_GRID };
-    l.iter().map(|&l0| (l0, RATIO * l0)).collect()
+/// The `(λ0, λ1)` path of registry method `method` (one point when
+/// `quick`).
+fn grid(method: &str, quick: bool) -> Result<Vec<(f64, f64)>, JobError> {
+    let (_, ratio) = grid_factor(method, PAPER, "lambda0")?;
+    let l: Vec<f64> = if quick {
+        vec![QUICK_LAMBDA]
+    } else {
+        grid_values(method, PAPER, "lambda0")?
+    };
+    Ok(l.iter().map(|&l0| (l0, ratio * l0)).collect())
 }
 
 /// The inner (or outer) folds of `data`: stratified for classes, shuffled
@@ -158,7 +169,7 @@ fn model_sizes(rec: &mut Record, m: &GlrmModel) {
 
 /// Tunes, refits on the outer training fold and scores one path method.
 fn run_path_method(job: &JobData, method: &str, fit: &PathFit) -> Result<Record, JobError> {
-    let g = grid(job.quick);
+    let g = grid(rulecover::method(method)?.spec().id, job.quick)?;
     let (tuned, tune_s) = timed(|| tune(job, &g, fit));
     let (best, inner) = tuned?;
     let (models, fit_s) = timed(|| fit(job.train, &g[..=best]));
@@ -278,10 +289,14 @@ fn run_gbt(job: &JobData) -> Result<Vec<Record>, JobError> {
     let binarizer = rc_glm::BinarizerParams::default().fit(job.train)?;
     let train = binarizer.indicator_dataset(job.train)?;
     let test = binarizer.indicator_dataset(job.test)?;
-    let (depths, max_trees): (&[usize], usize) = if job.quick {
-        (&[3], 50)
+    let (depths, max_trees): (Vec<usize>, usize) = if job.quick {
+        (vec![3], 50)
     } else {
-        (&[1, 2, 3, 4, 6], 500)
+        let trees: Vec<usize> = grid_values("gbt", PAPER, "n_estimators")?;
+        (
+            grid_values("gbt", PAPER, "max_depth")?,
+            trees.into_iter().max().unwrap_or(500),
+        )
     };
     let (tuned, tune_s) = timed(|| -> Result<(usize, usize), JobError> {
         if job.quick {
@@ -297,7 +312,7 @@ fn run_gbt(job: &JobData) -> Result<Vec<Record>, JobError> {
         let fit_set = train.subset(&fit_idx)?;
         let val_set = train.subset(&val_idx)?;
         let mut best = (f64::INFINITY, 1, 1);
-        for &d in depths {
+        for &d in &depths {
             let model = gb(d, max_trees, job.seed).fit(&fit_set)?;
             for (k, l) in staged_loss(&model, &val_set)?.into_iter().enumerate() {
                 if l < best.0 {

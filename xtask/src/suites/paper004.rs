@@ -39,7 +39,7 @@ use serde_json::json;
 
 use super::scoring::{fit_and_score, timed, zeror};
 use super::suite::{names, CustomJob, FoldsFile, JobData, JobError, Suite};
-use super::tuning::{best_by_accuracy, inner_folds};
+use super::tuning::{best_by_accuracy, grid_values, inner_folds};
 use crate::data::DataSource;
 use crate::records::Record;
 use crate::stats::{sign_test, wilcoxon_differences, SignTies, WilcoxonOptions, ZeroMethod};
@@ -48,12 +48,10 @@ use crate::stats::{sign_test, wilcoxon_differences, SignTies, WilcoxonOptions, Z
 const DATASETS: &[&str] = &["phoneme", "twonorm", "adult", "ring", "magic", "mushroom"];
 /// Generated here (rows as in PMLB; fixed seeds).
 const GENERATED: &[(&str, usize, u64)] = &[("twonorm", 7400, 1), ("ring", 7400, 2)];
-/// Tree depth grid of NRE, DT and GB.
-const DEPTHS: &[usize] = &[2, 4, 6, 8, 10];
-/// Forest sizes.
-const TREES: &[usize] = &[32, 64, 128, 256, 512];
-/// ANN widths.
-const WIDTHS: &[usize] = &[64, 128, 256, 512, 1024];
+/// The paper, whose grids the registry holds: tree depth {2, 4, 6, 8, 10}
+/// for NRE, DT and GB, {32, ..., 512} trees for RF, {64, ..., 1024}
+/// hidden units for the ANN.
+const PAPER: &str = "004";
 /// Outer and inner folds.
 const FOLDS: usize = 5;
 /// Outer folds of `--quick`.
@@ -112,11 +110,13 @@ impl Paper004 {
     }
 }
 
-fn quick_or<T: Copy>(quick: bool, one: T, grid: &[T]) -> Vec<T> {
+/// `one` when `quick`, else the axis `param` of the registry method
+/// `method`'s grid for the paper.
+fn quick_or(quick: bool, one: usize, method: &str, param: &str) -> Result<Vec<usize>, JobError> {
     if quick {
-        vec![one]
+        Ok(vec![one])
     } else {
-        grid.to_vec()
+        grid_values(method, PAPER, param)
     }
 }
 
@@ -177,7 +177,7 @@ fn tune_nre(job: &JobData, grid: &[usize]) -> Result<(usize, usize, f64), JobErr
 }
 
 fn run_nre(job: &JobData) -> Result<Vec<Record>, JobError> {
-    let grid = quick_or(job.quick, 6, DEPTHS);
+    let grid = quick_or(job.quick, 6, "nre", "max_depth")?;
     let (best, tune_s) = timed(|| tune_nre(job, &grid));
     let (d, epochs, inner_err) = best?;
     // The final model. When no number of epochs beat the untrained network
@@ -229,7 +229,7 @@ fn run_nre(job: &JobData) -> Result<Vec<Record>, JobError> {
 }
 
 fn run_ann(job: &JobData) -> Result<Vec<Record>, JobError> {
-    let grid = quick_or(job.quick, 64, WIDTHS);
+    let grid = quick_or(job.quick, 64, "ann", "hidden")?;
     let tuned = best_by_accuracy(job, &grid, FOLDS, |&h, tr| {
         Ok(mlp_params(h, job.seed).fit(tr)?)
     })?;
@@ -252,7 +252,7 @@ fn sizes<M: RuleModel>(rec: &mut Record, model: &M) {
 
 fn run_dt(job: &JobData) -> Result<Vec<Record>, JobError> {
     let tree = |d: usize| DecisionTreeParams::classifier().max_depth(d).seed(job.seed);
-    let grid = quick_or(job.quick, 6, DEPTHS);
+    let grid = quick_or(job.quick, 6, "dt", "max_depth")?;
     let tuned = best_by_accuracy(job, &grid, FOLDS, |&d, tr| Ok(tree(d).fit(tr)?))?;
     let (mut rec, model) = fit_and_score(&tree(grid[tuned.best]), "DT", job, tuned.seconds)?;
     put_error(&mut rec);
@@ -268,7 +268,7 @@ fn run_rf(job: &JobData) -> Result<Vec<Record>, JobError> {
             .n_estimators(n)
             .seed(job.seed)
     };
-    let grid = quick_or(job.quick, 32, TREES);
+    let grid = quick_or(job.quick, 32, "rf", "n_estimators")?;
     let tuned = best_by_accuracy(job, &grid, FOLDS, |&n, tr| Ok(forest(n).fit(tr)?))?;
     let (mut rec, model) = fit_and_score(&forest(grid[tuned.best]), "RF", job, tuned.seconds)?;
     put_error(&mut rec);
@@ -285,7 +285,7 @@ fn run_gb(job: &JobData) -> Result<Vec<Record>, JobError> {
             .max_depth(d)
             .seed(job.seed)
     };
-    let grid = quick_or(job.quick, 2, DEPTHS);
+    let grid = quick_or(job.quick, 2, "gb", "max_depth")?;
     let tuned = best_by_accuracy(job, &grid, FOLDS, |&d, tr| Ok(gb(d).fit(tr)?))?;
     let (mut rec, model) = fit_and_score(&gb(grid[tuned.best]), "GB", job, tuned.seconds)?;
     put_error(&mut rec);

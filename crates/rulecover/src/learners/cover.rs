@@ -12,9 +12,10 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 use crate::learners::common::{p, CLS, CLS_REG, INT0, INT1, OPT_DEPTH};
 use crate::learners::tree::{
-    ada_algorithm, forest_base, max_features, random_stream, RF_MAX_FEATURES,
+    ada_algorithm, forest_base, max_features, random_stream, PAPER000_DEPTHS, PAPER000_ENSEMBLE,
+    RF_MAX_FEATURES,
 };
-use crate::method::{table_method, MethodSpec, TableJob, TableMethod};
+use crate::method::{table_method, GridAxis, MethodSpec, TableJob, TableMethod};
 use crate::model::{rule_model_kinds, Model};
 use crate::params::{Args, ParamKind, ParamSpec};
 
@@ -217,6 +218,14 @@ const RUG_T_PARAMS: &[ParamSpec] = &[
     UNCOVERED,
 ];
 
+/// Paper 001's depth axis (every method of its suite).
+const PAPER001_DEPTHS: GridAxis = GridAxis::new("max_depth", &["1", "2", "3"]);
+/// Paper 001's grid of the ensembles under RUX: depth × number of trees.
+const PAPER001_ENSEMBLE: &[GridAxis] = &[
+    PAPER001_DEPTHS,
+    GridAxis::new("n_estimators", &["100", "200"]),
+];
+
 fn impurity(args: &Args) -> Result<Impurity> {
     Ok(match args.choice("impurity")? {
         "gini" => Impurity::Gini,
@@ -267,6 +276,7 @@ static MIRCO: MethodSpec = MethodSpec::new(
     MIRCO_PARAMS,
 )
 .aliases(&["RF+MIRCO"])
+.grid(PAPER000_ENSEMBLE)
 .smoke(&[("n_estimators", "5"), ("max_depth", "4")]);
 
 impl Mirco {
@@ -324,6 +334,10 @@ static RCBOOST: MethodSpec = MethodSpec::new(
     RCBOOST_PARAMS,
 )
 .aliases(&["RCB", "RCB+iniDT"])
+.grid(&[
+    PAPER000_DEPTHS,
+    GridAxis::new("max_rmp_calls", &["5", "10", "50", "100", "200"]),
+])
 .smoke(&[("max_depth", "3"), ("max_rmp_calls", "3")]);
 
 impl RcBoost {
@@ -359,6 +373,7 @@ static RUX_RF: MethodSpec = MethodSpec::new(
     RUX_RF_PARAMS,
 )
 .aliases(&["RF+RUX", "RUX_RF"])
+.grid(PAPER001_ENSEMBLE)
 .smoke(&[("n_estimators", "5")]);
 
 impl RuxRf {
@@ -398,6 +413,7 @@ static RUX_ADA: MethodSpec = MethodSpec::new(
     RUX_ADA_PARAMS,
 )
 .aliases(&["ADA+RUX", "RUX_ADA"])
+.grid(PAPER001_ENSEMBLE)
 .smoke(&[("n_estimators", "5")]);
 
 impl RuxAda {
@@ -447,6 +463,7 @@ static RUG: MethodSpec = MethodSpec::new(
     CLS,
     RUG_PARAMS,
 )
+.grid(&[PAPER001_DEPTHS])
 .smoke(&[("max_rmp_calls", "3")]);
 
 table_method!(Rug, RUG);
@@ -470,7 +487,8 @@ static RUG_T: MethodSpec = MethodSpec::new(
     CLS,
     RUG_T_PARAMS,
 )
-.aliases(&["RUG_T"]);
+.aliases(&["RUG_T"])
+.grid(&[PAPER001_DEPTHS]);
 
 table_method!(RugT, RUG_T);
 

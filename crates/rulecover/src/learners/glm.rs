@@ -16,7 +16,7 @@ use rulecover_core::{Dataset, Fitted, OneVsRestModel, Predict, Predictions, Rule
 use crate::error::{BoxedError, Error, Result};
 use crate::learners::common::{p, CLS_REG, INT0, INT1, OPT_DEPTH};
 use crate::learners::tree::{GB_LEARNING_RATE, GB_SUBSAMPLE};
-use crate::method::{read_per_class, table_method, MethodSpec, TableJob, TableMethod};
+use crate::method::{read_per_class, table_method, GridAxis, MethodSpec, TableJob, TableMethod};
 use crate::model::{Model, ModelKind};
 use crate::params::{Args, ParamKind, ParamSpec};
 
@@ -26,6 +26,16 @@ const LAMBDA0: ParamSpec = p(
     "0.05",
     "penalty of every term (>= 0; paper tunes {0.1,...,0.0005} by nested CV)",
 );
+/// Paper 002's regularisation path: `lambda0` from 0.1 down to 0.0005,
+/// with `lambda1 = 0.2 × lambda0`.
+const LAMBDA_PATH: &[GridAxis] = &[GridAxis::new(
+    "lambda0",
+    &[
+        "0.1", "0.05", "0.02", "0.01", "0.005", "0.002", "0.001", "0.0005",
+    ],
+)
+.scaling("lambda1", 0.2)];
+
 const LAMBDA1: ParamSpec = p(
     "lambda1",
     ParamKind::Float,
@@ -336,7 +346,8 @@ static LR1: MethodSpec = MethodSpec::new(
     CLS_REG,
     LR1_PARAMS,
 )
-.fitted_one_vs_rest();
+.fitted_one_vs_rest()
+.grid(LAMBDA_PATH);
 
 impl Lr1 {
     /// rc-glm's params for `args`.
@@ -358,6 +369,7 @@ static LRR: MethodSpec = MethodSpec::new(
     LRR_PARAMS,
 )
 .fitted_one_vs_rest()
+.grid(LAMBDA_PATH)
 .smoke(&[("max_iterations", "5")]);
 
 impl Lrr {
@@ -379,7 +391,8 @@ static LR1N: MethodSpec = MethodSpec::new(
     CLS_REG,
     LR1N_PARAMS,
 )
-.fitted_one_vs_rest();
+.fitted_one_vs_rest()
+.grid(LAMBDA_PATH);
 
 impl Lr1n {
     /// rc-glm's params for `args`.
@@ -401,6 +414,7 @@ static LRRN: MethodSpec = MethodSpec::new(
     LRRN_PARAMS,
 )
 .fitted_one_vs_rest()
+.grid(LAMBDA_PATH)
 .smoke(&[("max_iterations", "5")]);
 
 impl Lrrn {
@@ -427,6 +441,7 @@ static LINEAR_RULE: MethodSpec = MethodSpec::new(
 )
 .aliases(&["GLRM"])
 .fitted_one_vs_rest()
+.grid(LAMBDA_PATH)
 .smoke(&[("linear_terms", "true"), ("max_iterations", "3")]);
 
 impl LinearRule {
@@ -504,6 +519,7 @@ static RULEFIT: MethodSpec = MethodSpec::new(
     RULEFIT_PARAMS,
 )
 .fitted_one_vs_rest()
+.grid(LAMBDA_PATH)
 .smoke(&[("max_rules", "100")]);
 
 table_method!(RuleFit, RULEFIT);
@@ -529,6 +545,7 @@ static RULEFIT_N: MethodSpec = MethodSpec::new(
 )
 .aliases(&["RuleFitN"])
 .fitted_one_vs_rest()
+.grid(LAMBDA_PATH)
 .smoke(&[("max_rules", "100")]);
 
 table_method!(RuleFitN, RULEFIT_N);
@@ -553,6 +570,10 @@ static GBT: MethodSpec = MethodSpec::new(
     GBT_PARAMS,
 )
 .rules_printed_on_request()
+.grid(&[
+    GridAxis::new("max_depth", &["1", "2", "3", "4", "6"]),
+    GridAxis::new("n_estimators", &["100", "500"]),
+])
 .smoke(&[("n_estimators", "5")]);
 
 impl Gbt {

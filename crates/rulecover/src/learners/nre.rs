@@ -10,7 +10,8 @@ use rulecover_core::{Dataset, Fitted, OneVsRestModel, Predict, Predictions, Rule
 
 use crate::error::{BoxedError, Result};
 use crate::learners::common::{p, CLS, INT0, INT1};
-use crate::method::{read_per_class, table_method, MethodSpec, TableJob, TableMethod};
+use crate::learners::tree::PAPER004_DEPTHS;
+use crate::method::{read_per_class, table_method, GridAxis, MethodSpec, TableJob, TableMethod};
 use crate::model::{rule_model_kinds, Model, ModelKind};
 use crate::params::{Args, ParamKind, ParamSpec};
 
@@ -243,6 +244,7 @@ static NRE: MethodSpec = MethodSpec::new(
     NRE_PARAMS,
 )
 .fitted_one_vs_rest()
+.grid(&[PAPER004_DEPTHS])
 .smoke(&[("max_depth", "3"), ("max_epochs", "5")]);
 
 table_method!(Nre, NRE);
@@ -268,6 +270,7 @@ static NRE_DEEP: MethodSpec = MethodSpec::new(
 )
 .aliases(&["NRE_deep"])
 .fitted_one_vs_rest()
+.grid(&[PAPER004_DEPTHS])
 .smoke(&[("max_depth", "3"), ("max_epochs", "5")]);
 
 table_method!(NreDeep, NRE_DEEP);
@@ -293,6 +296,10 @@ static ANN: MethodSpec = MethodSpec::new(
 )
 .aliases(&["MLP"])
 .fitted_one_vs_rest()
+.grid(&[GridAxis::new(
+    "hidden",
+    &["64", "128", "256", "512", "1024"],
+)])
 .smoke(&[("hidden", "8"), ("max_epochs", "5")]);
 
 impl Ann {

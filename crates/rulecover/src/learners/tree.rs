@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::error::Result;
 use crate::learners::common::{p, CLS, CLS_REG, INT1, OPT_DEPTH};
-use crate::method::{table_method, MethodSpec, TableJob, TableMethod};
+use crate::method::{table_method, GridAxis, MethodSpec, TableJob, TableMethod};
 use crate::model::{rule_model_kinds, Model};
 use crate::params::{Args, ParamKind, ParamSpec};
 
@@ -162,6 +162,18 @@ const GB_PARAMS: &[ParamSpec] = &[
     ALL_MAX_FEATURES,
 ];
 
+/// Paper 000's depth axis (every method of its suite).
+pub(crate) const PAPER000_DEPTHS: GridAxis = GridAxis::new("max_depth", &["5", "10", "20"]);
+/// Paper 000's grid of the tree ensembles (RF, ADA, GB, and MIRCO's
+/// forest): depth × number of trees.
+pub(crate) const PAPER000_ENSEMBLE: &[GridAxis] = &[
+    PAPER000_DEPTHS,
+    GridAxis::new("n_estimators", &["10", "50", "100"]),
+];
+/// Paper 004's depth axis (NRE, and the DT and GB baselines).
+pub(crate) const PAPER004_DEPTHS: GridAxis =
+    GridAxis::new("max_depth", &["2", "4", "6", "8", "10"]);
+
 fn criterion(args: &Args, regression: bool) -> Result<Criterion> {
     Ok(match args.choice("criterion")? {
         "auto" if regression => Criterion::SquaredError,
@@ -216,6 +228,11 @@ static DT: MethodSpec = MethodSpec::new(
     DT_PARAMS,
 )
 .aliases(&["DecisionTree", "CART"])
+.grid(&[PAPER000_DEPTHS])
+.paper_grids(&[
+    ("001", &[GridAxis::new("max_depth", &["1", "2", "3"])]),
+    ("004", &[PAPER004_DEPTHS]),
+])
 .smoke(&[("max_depth", "4")]);
 
 impl Dt {
@@ -265,6 +282,14 @@ static RF: MethodSpec = MethodSpec::new(
 )
 .aliases(&["RandomForest"])
 .rules_printed_on_request()
+.grid(PAPER000_ENSEMBLE)
+.paper_grids(&[(
+    "004",
+    &[GridAxis::new(
+        "n_estimators",
+        &["32", "64", "128", "256", "512"],
+    )],
+)])
 .smoke(&[("n_estimators", "5"), ("max_depth", "4")]);
 
 impl Rf {
@@ -313,6 +338,7 @@ static ADA: MethodSpec = MethodSpec::new(
 )
 .aliases(&["AdaBoost"])
 .rules_printed_on_request()
+.grid(PAPER000_ENSEMBLE)
 .smoke(&[("n_estimators", "5"), ("max_depth", "2")]);
 
 impl Ada {
@@ -351,6 +377,8 @@ static GB: MethodSpec = MethodSpec::new(
 )
 .aliases(&["GradientBoosting"])
 .rules_printed_on_request()
+.grid(PAPER000_ENSEMBLE)
+.paper_grids(&[("004", &[PAPER004_DEPTHS])])
 .smoke(&[("n_estimators", "5"), ("max_depth", "2")]);
 
 impl Gb {

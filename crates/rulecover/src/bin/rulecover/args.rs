@@ -100,6 +100,41 @@ pub struct TableArgs {
     pub positive_class: Option<String>,
 }
 
+/// Tuning by the method's registry grid (`rulecover methods ID` shows it).
+#[derive(Debug, Args)]
+pub struct TuneArgs {
+    /// Choose the grid's parameters by inner stratified cross-validation
+    /// (a parameter given with --param is kept, not searched).
+    #[arg(long)]
+    pub tune: bool,
+    /// The inner score: accuracy, balanced_accuracy, auc, log_loss (classes),
+    /// r2, mse (a real target); default accuracy for classes, r2 otherwise.
+    #[arg(long, value_name = "M", requires = "tune", value_parser = tune_metric)]
+    pub tune_metric: Option<rulecover::TuneMetric>,
+    /// Inner folds.
+    #[arg(long, value_name = "K", default_value_t = 3, requires = "tune")]
+    pub tune_folds: usize,
+    /// Choose the first grid point within one standard error of the best
+    /// (the grids run from the simplest model to the most complex).
+    #[arg(long, requires = "tune")]
+    pub one_se: bool,
+}
+
+impl TuneArgs {
+    /// The library's options, when tuning.
+    pub fn options(&self) -> Option<rulecover::TuneOptions> {
+        self.tune.then_some(rulecover::TuneOptions {
+            metric: self.tune_metric,
+            folds: self.tune_folds,
+            one_se: self.one_se,
+        })
+    }
+}
+
+fn tune_metric(text: &str) -> Result<rulecover::TuneMetric, String> {
+    text.parse()
+}
+
 /// `rulecover fit`.
 #[derive(Debug, Args)]
 pub struct FitArgs {
@@ -124,6 +159,9 @@ pub struct FitArgs {
     /// Also print the rules of forests and boosted ensembles (rf, ada, gb, gbt).
     #[arg(long)]
     pub print_rules: bool,
+    /// Tuning.
+    #[command(flatten)]
+    pub tune: TuneArgs,
 }
 
 /// `rulecover predict`.
@@ -196,7 +234,8 @@ pub struct EvaluateArgs {
     /// The table.
     #[command(flatten)]
     pub table: TableArgs,
-    /// The method ids, comma separated.
+    /// The method ids, comma separated; `all` for every tabular method
+    /// that learns the data's task.
     #[arg(long, value_name = "ID,...", value_parser = comma_list, required = true)]
     pub methods: Vec<Vec<String>>,
     /// A parameter: name=value for every listed method that has it, or
@@ -215,6 +254,9 @@ pub struct EvaluateArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "markdown")]
     pub format: ReportFormatArg,
+    /// Tuning inside each outer fold.
+    #[command(flatten)]
+    pub tune: TuneArgs,
 }
 
 /// `rulecover generate`.

@@ -3,7 +3,9 @@
 //!
 //! Exit codes: 0 on success; 2 for bad input or usage, with one line on
 //! standard error naming the file, column, row or parameter (clap's own
-//! usage errors exit 2 too); 1 for an internal error. Output files are
+//! usage errors exit 2 too); 1 for an internal error, and for `evaluate`
+//! when a method failed (the table, with the error in its row, is printed
+//! all the same). Output files are
 //! written to a temporary file in the same folder and renamed, so a
 //! failed run leaves no output file.
 
@@ -18,7 +20,7 @@ use std::time::Instant;
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use rulecover::evaluate::{assign_params, cross_validate, Progress};
+use rulecover::evaluate::{assign_params, cross_validate_with, EvalOptions, Progress};
 use rulecover::io::{read_for_schema, read_training_table, write_atomically, Missing};
 use rulecover::io::{PredictOptions, TableOptions};
 use rulecover::output::{self, FitSummary, RuleFormat};
@@ -116,12 +118,43 @@ fn fit(a: FitArgs) -> Outcome {
     let mut opts = table_options(&a.table);
     opts.weights = a.weights.clone();
     let (data, weights) = read_training_table(&a.table.data, &opts)?;
-    let start = Instant::now();
-    let model = rulecover::fit(spec.id, &params, &data, weights.as_deref(), a.seed)?;
-    let seconds = start.elapsed().as_secs_f64();
+    let (model, seconds, tune_seconds) = match a.tune.options() {
+        Some(options) => {
+            let t = rulecover::fit_tuned(
+                spec.id,
+                &params,
+                &data,
+                weights.as_deref(),
+                a.seed,
+                &options,
+            )?;
+            (t.model, t.fit_seconds, Some(t.tune_seconds))
+        }
+        None => {
+            let start = Instant::now();
+            let model = rulecover::fit(spec.id, &params, &data, weights.as_deref(), a.seed)?;
+            (model, start.elapsed().as_secs_f64(), None)
+        }
+    };
     let summary = FitSummary::of(&model, &data, seconds)?;
     model.save(&a.out)?;
-    let mut text = format!("{summary}\n");
+    let mut text = String::new();
+    if let (Some(t), Some(tune_s)) = (model.tuning(), tune_seconds) {
+        text.push_str(&format!(
+            "tuned by inner {}-fold cross-validation ({}{}) over {} grid points in {:.2}s: {}\n",
+            t.folds,
+            t.metric,
+            if t.one_se {
+                ", one-standard-error rule"
+            } else {
+                ""
+            },
+            t.grid.len(),
+            tune_s,
+            t.chosen_text()
+        ));
+    }
+    text.push_str(&format!("{summary}\n"));
     if a.print_rules || model.spec().prints_rules_by_default {
         if let Some(set) = model.rule_set() {
             text.push_str(&output::render_rule_set(&set, RuleFormat::Text));
@@ -180,13 +213,22 @@ fn methods(a: MethodsArgs) -> Outcome {
 }
 
 fn evaluate(a: EvaluateArgs) -> Outcome {
-    let ids: Vec<String> = a.methods.iter().flatten().cloned().collect();
+    let mut ids: Vec<String> = a.methods.iter().flatten().cloned().collect();
     if ids.is_empty() {
         return Err(Failure::input("--methods: give at least one method id"));
     }
+    let (data, _) = read_training_table(&a.table.data, &table_options(&a.table))?;
+    if ids.iter().any(|id| id.eq_ignore_ascii_case("all")) {
+        let task = rulecover::Task::of(&data)?;
+        ids = rulecover::methods()
+            .iter()
+            .map(|m| m.spec())
+            .filter(|s| s.tasks.contains(&task))
+            .map(|s| s.id.to_string())
+            .collect();
+    }
     let params = rulecover::parse_key_values(&a.params)?;
     let runs = assign_params(&ids, &params)?;
-    let (data, _) = read_training_table(&a.table.data, &table_options(&a.table))?;
     let terminal = std::io::stderr().is_terminal();
     let bar = terminal.then(|| {
         let bar = ProgressBar::new((runs.len() * a.folds) as u64);
@@ -210,7 +252,13 @@ fn evaluate(a: EvaluateArgs) -> Outcome {
             p.fold + 1
         ),
     };
-    let report = cross_validate(&data, &runs, a.folds, a.seed, a.jobs, &progress);
+    let options = EvalOptions {
+        folds: a.folds,
+        seed: a.seed,
+        jobs: a.jobs,
+        tune: a.tune.options(),
+    };
+    let report = cross_validate_with(&data, &runs, &options, &progress);
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
@@ -220,6 +268,18 @@ fn evaluate(a: EvaluateArgs) -> Outcome {
         ReportFormatArg::Json => report.to_json()? + "\n",
     };
     print(&text);
+    let failed = report.failed();
+    if !failed.is_empty() {
+        return Err(Failure {
+            code: 1,
+            message: format!(
+                "{} of {} methods failed: {} (see the error column)",
+                failed.len(),
+                report.methods.len(),
+                failed.join(", ")
+            ),
+        });
+    }
     Ok(())
 }
 
