@@ -514,25 +514,15 @@ mod tests {
     use super::*;
 
     /// Every file of `fuzz/regressions/<target>/` runs through its target
-    /// without a panic or a hang (model files: see `model_regressions`).
+    /// without a panic or a hang (the model files among them crashed
+    /// `predict` or `rules` before every model validated itself on load).
     #[test]
     fn regressions_do_not_panic() {
         let dir = repo_root().join("fuzz").join("regressions");
-        for t in targets().iter().filter(|t| t.name != "model") {
-            let fails = run_regressions(t, &dir, Duration::from_secs(60)).unwrap();
+        for t in targets() {
+            let fails = run_regressions(&t, &dir, Duration::from_secs(60)).unwrap();
             assert!(fails.is_empty(), "{}: {fails:#?}", t.name);
         }
-    }
-
-    /// Model files that crashed `predict` or `rules` before the models
-    /// validated themselves on load.
-    #[test]
-    #[ignore = "issue 35 part A: model validation on load fixes these; un-ignore once it is merged"]
-    fn model_regressions() {
-        let dir = repo_root().join("fuzz").join("regressions");
-        let t = model::target();
-        let fails = run_regressions(&t, &dir, Duration::from_secs(60)).unwrap();
-        assert!(fails.is_empty(), "{fails:#?}");
     }
 
     /// Every seed of every target runs without a finding, and each target
