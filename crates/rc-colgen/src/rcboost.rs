@@ -491,20 +491,12 @@ impl rulecover_core::Validate for RcBoostModel {
     /// encoded features; every statistic is class counts of `n_classes`
     /// finite numbers (a finite mean and error for regression).
     fn validate(&self) -> rulecover_core::validate::Validity {
-        use rulecover_core::validate::length;
-        self.encoder
-            .check_with_classes("n_classes", self.n_classes)?;
-        let regression = self.encoder.schema().classes().is_empty();
-        let n = self.encoder.encoded_features().len();
-        let k = self.rules.len();
-        length(|| "stats".into(), self.stats.len(), k, "rules")?;
-        length(|| "coverage".into(), self.coverage.len(), k, "rules")?;
-        for (i, (rule, stats)) in self.rules.iter().zip(&self.stats).enumerate() {
-            rule.check(n)
-                .map_err(|e| e.within(&format!("rules[{i}]")))?;
-            rc_cover::pool::check_stats(stats, regression, self.n_classes)
-                .map_err(|e| e.within(&format!("stats[{i}]")))?;
-        }
-        Ok(())
+        rc_cover::pool::check_voting_rules(
+            &self.encoder,
+            self.n_classes,
+            &self.rules,
+            &self.stats,
+            &self.coverage,
+        )
     }
 }

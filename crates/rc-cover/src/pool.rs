@@ -229,6 +229,32 @@ pub fn check_stats(
     }
 }
 
+/// Checks the voting rules of a model read from a file (MIRCO's and
+/// RCBoost's): the encoder holds together and has `n_classes` classes; one
+/// statistic and one coverage per rule; the rules' features are the
+/// encoded features; every statistic passes [`check_stats`].
+pub fn check_voting_rules(
+    encoder: &rulecover_core::Encoder,
+    n_classes: usize,
+    rules: &[rulecover_core::Rule],
+    stats: &[RuleStats],
+    coverage: &[usize],
+) -> rulecover_core::validate::Validity {
+    use rulecover_core::validate::length;
+    encoder.check_with_classes("n_classes", n_classes)?;
+    let regression = encoder.schema().classes().is_empty();
+    let n = encoder.encoded_features().len();
+    let k = rules.len();
+    length(|| "stats".into(), stats.len(), k, "rules")?;
+    length(|| "coverage".into(), coverage.len(), k, "rules")?;
+    for (i, (rule, stats)) in rules.iter().zip(stats).enumerate() {
+        rule.check(n)
+            .map_err(|e| e.within(&format!("rules[{i}]")))?;
+        check_stats(stats, regression, n_classes).map_err(|e| e.within(&format!("stats[{i}]")))?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -41,9 +41,9 @@ use crate::error::{invalid, Error, Result};
 pub(crate) mod covariance;
 
 use covariance::{
-    cholesky_solve, dots, pair_count, support_newton, support_system, Complements, CovarianceGram,
-    SupportGram, DENSE_SUPPORT, ENTRIES_PER_GRAM_ENTRY, GRAM_PAIRS_PER_ENTRY, MAX_SUPPORT_NEWTON,
-    SUPPORT_SWEEPS_PER_NEWTON,
+    cholesky_solve, dots, pair_count, support_newton, support_system, symmetrize_scaled,
+    Complements, CovarianceGram, SupportGram, DENSE_SUPPORT, ENTRIES_PER_GRAM_ENTRY,
+    GRAM_PAIRS_PER_ENTRY, MAX_SUPPORT_NEWTON, SUPPORT_SWEEPS_PER_NEWTON,
 };
 
 /// The loss (the GLM family).
@@ -1131,19 +1131,7 @@ pub fn solve_smooth(
         }
         // Symmetric Hessian: rows/columns ≥ 1 were accumulated in the lower
         // triangle (diagonal included), the intercept's row in row 0.
-        for a in 1..dim {
-            for b in 1..=a {
-                let v = hess[a * dim + b] * inv_n;
-                hess[a * dim + b] = v;
-                hess[b * dim + a] = v;
-            }
-        }
-        for k in 1..dim {
-            let v = hess[k] * inv_n;
-            hess[k] = v;
-            hess[k * dim] = v;
-        }
-        hess[0] *= inv_n;
+        symmetrize_scaled(&mut hess, dim, inv_n);
         for k in 1..dim {
             hess[k * dim + k] += ridge;
         }

@@ -383,6 +383,14 @@ fn support_hessian(gram: &SupportGram, slots: &[usize], inv_n: f64) -> Vec<f64> 
         }
         hess[a] = gram.sums[at[a]];
     }
+    symmetrize_scaled(&mut hess, dim, inv_n);
+    hess
+}
+
+/// Scales a Hessian accumulated in its lower triangle (diagonal included)
+/// and its intercept row (row 0) by `inv_n`, mirroring it into a full
+/// symmetric matrix.
+pub(crate) fn symmetrize_scaled(hess: &mut [f64], dim: usize, inv_n: f64) {
     for a in 1..dim {
         for c in 1..=a {
             let v = hess[a * dim + c] * inv_n;
@@ -396,7 +404,6 @@ fn support_hessian(gram: &SupportGram, slots: &[usize], inv_n: f64) -> Vec<f64> 
         hess[k * dim] = v;
     }
     hess[0] *= inv_n;
-    hess
 }
 
 /// The weighted Gram matrix `Σ_i w_i a_i a_iᵀ` (with the intercept) of a
