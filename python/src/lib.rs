@@ -162,6 +162,14 @@ impl PyFittedModel {
         Ok(d)
     }
 
+    /// The parameters the fit chose itself (`lambda0 = auto`'s
+    /// penalties), as `(name, value)`; `name[class]` per class of a
+    /// one-vs-rest model. Empty when it chose none.
+    #[getter]
+    fn chosen_params(&self) -> Vec<(String, f64)> {
+        self.inner.chosen_params()
+    }
+
     /// Class names in class order (empty for regression).
     #[getter]
     fn classes(&self) -> Vec<String> {

@@ -6,6 +6,7 @@ import pytest
 from sklearn.base import clone
 from sklearn.compose import ColumnTransformer
 from sklearn.datasets import make_classification, make_regression
+from sklearn.exceptions import NotFittedError
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
@@ -379,3 +380,28 @@ def test_param_grid_is_the_registry_grid_ready_for_grid_search(binary_frame):
                           rulecover.param_grid("dt", generic=True), cv=3)
     search.fit(X, y)
     assert search.best_params_["params"]["max_depth"] in ("5", "10", "20")
+
+
+def test_lambda0_auto_reports_the_chosen_penalty():
+    # 85/15 classes: the paper's fixed lambda0=0.05 keeps the intercept
+    # alone; "auto" (the default) chooses a smaller penalty and keeps rules.
+    X, y = make_classification(n_samples=1500, n_features=6, n_informative=4,
+                               weights=[0.85], random_state=4)
+    pinned = LogisticRuleRegression(rules="singletons", lambda0=0.05).fit(X, y)
+    assert pinned.lambda0_ == 0.05 and pinned.lambda1_ == pytest.approx(0.01)
+    est = LogisticRuleRegression(rules="singletons", random_state=0).fit(X, y)
+    assert est.lambda0 == "auto"
+    assert est.lambda0_ in (0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 0.0005)
+    assert est.lambda1_ == pytest.approx(0.2 * est.lambda0_)
+    assert len(est.rules_) > 0
+    again = LogisticRuleRegression(rules="singletons", lambda0=est.lambda0_,
+                                   lambda1=est.lambda1_).fit(X, y)
+    np.testing.assert_array_equal(again.predict_proba(X), est.predict_proba(X))
+    # More classes: one penalty per class, in classes_ order.
+    X3, y3 = make_classification(n_samples=300, n_features=5, n_informative=3,
+                                 n_classes=3, random_state=1)
+    multi = RuleFitClassifier(max_rules=60, random_state=0).fit(X3, y3)
+    assert multi.lambda0_.shape == (3,)
+    assert np.all(np.isfinite(multi.lambda0_))
+    with pytest.raises(NotFittedError):
+        LogisticRuleRegression().lambda0_

@@ -8,12 +8,13 @@ use std::time::Instant;
 
 use rulecover_core::{CheckParams, Checked, Dataset, Encoder, Fit, Target};
 
+use crate::auto::AutoLambda;
 use crate::binarize::{Binarizer, BinaryMatrix};
 use crate::error::{Error, Result};
 use crate::glm::{self, Column, GlmFit, GlmProblem, GlmSettings, Loss};
 use crate::gram::Gram;
 use crate::literal::Conjunction;
-use crate::model::{FitInfo, GlrmModel, LinearTerm, StopReason, Term, WeightedTerm};
+use crate::model::{FitInfo, GlrmModel, LinearTerm, StopReason, Term, UnseenMissing, WeightedTerm};
 use crate::params::{check_lambdas, GlrmParams, Pricing, RuleSpace};
 use crate::pricing::{self, beam_search, PricedRule, PricingProblem};
 use crate::sample::{mean_and_variance, training_rows, SampleWeights};
@@ -332,6 +333,7 @@ impl Engine {
             objective: fit.objective,
             debiased: false,
             time: started.elapsed(),
+            lambda_search: None,
         };
         let mut model = self.build_model(params, &fit, info, data)?;
         model.info.time = started.elapsed();
@@ -508,7 +510,7 @@ impl GlrmParams {
     /// pair stay available, and each solve is warm-started from the
     /// previous one). Decreasing penalties make this a regularisation path.
     pub fn fit_path(&self, data: &Dataset, path: &[(f64, f64)]) -> Result<Vec<GlrmModel>> {
-        Self::path_checked(self.check_inputs(data, None)?, data, None, path)
+        crate::auto::path_checked(self.check_inputs(data, None)?, data, None, path)
     }
 
     /// [`GlrmParams::fit_path`] with one sample weight per row (see
@@ -520,37 +522,73 @@ impl GlrmParams {
         path: &[(f64, f64)],
     ) -> Result<Vec<GlrmModel>> {
         let params = self.check_inputs(data, Some(weights))?;
-        Self::path_checked(params, data, Some(weights), path)
+        crate::auto::path_checked(params, data, Some(weights), path)
     }
 
-    /// The path with checked parameters and weights (one per row of
-    /// `data`, when given).
-    fn path_checked(
+    /// Fits the path in order, handing each model to `visit`, and stops
+    /// early when `visit` returns false.
+    pub(crate) fn path_until(
         params: Checked<'_, Self>,
         data: &Dataset,
         weights: Option<&[f64]>,
         path: &[(f64, f64)],
-    ) -> Result<Vec<GlrmModel>> {
+        visit: &mut dyn FnMut(GlrmModel) -> Result<bool>,
+    ) -> Result<()> {
         for &(l0, l1) in path {
             check_lambdas(l0, l1)?;
         }
         let (encoder, encoded) = Encoder::fit(data, params.encoding)?;
         let (rows, weights) = training_rows(&encoded, weights)?;
         let mut engine = Engine::new(params.get(), encoder, &rows, weights.as_ref())?;
-        path.iter()
-            .map(|&(l0, l1)| engine.run(params.get(), l0, l1, &rows))
-            .collect()
+        for &(l0, l1) in path {
+            if !visit(engine.run(params.get(), l0, l1, &rows)?)? {
+                break;
+            }
+        }
+        Ok(())
     }
 }
 
-/// GLRM has no random choices: every seed gives the same model.
+impl crate::auto::PenaltyPath for GlrmParams {
+    fn path_until(
+        params: Checked<'_, Self>,
+        data: &Dataset,
+        weights: Option<&[f64]>,
+        path: &[(f64, f64)],
+        visit: &mut crate::auto::PathVisitor<'_>,
+    ) -> Result<()> {
+        GlrmParams::path_until(params, data, weights, path, visit)
+    }
+    fn auto_lambda(&self) -> Option<&AutoLambda> {
+        self.auto_lambda.as_ref()
+    }
+    fn penalties(&self) -> (f64, f64) {
+        (self.lambda0, self.lambda1)
+    }
+    fn pinned(&self, lambda0: f64, lambda1: f64) -> Self {
+        self.clone()
+            .auto_lambda(None)
+            .lambda0(lambda0)
+            .lambda1(lambda1)
+    }
+    fn lenient(&self) -> Self {
+        self.clone().unseen_missing(UnseenMissing::AsLiterals)
+    }
+}
+
+/// The seed of `lambda0 = auto`'s inner folds; with fixed penalties GLRM
+/// has no random choices and every seed gives the same model.
 impl rulecover_core::Reseed for GlrmParams {
     fn random_seed(&self) -> Option<u64> {
-        None
+        self.auto_lambda.as_ref().map(|a| a.seed)
     }
 
-    fn with_random_seed(&self, _seed: u64) -> Self {
-        self.clone()
+    fn with_random_seed(&self, seed: u64) -> Self {
+        let mut params = self.clone();
+        if let Some(auto) = &mut params.auto_lambda {
+            auto.seed = seed;
+        }
+        params
     }
 }
 
@@ -580,9 +618,6 @@ impl Fit for GlrmParams {
         data: &Dataset,
         weights: Option<&[f64]>,
     ) -> Result<GlrmModel> {
-        let penalties = [(params.lambda0, params.lambda1)];
-        Self::path_checked(params, data, weights, &penalties)?
-            .pop()
-            .ok_or_else(|| Error::Shape("empty path".into()))
+        crate::auto::fit_checked(params, data, weights)
     }
 }

@@ -89,6 +89,7 @@
 // The README example runs as a doctest too.
 #![cfg_attr(doctest, doc = include_str!("../README.md"))]
 
+pub mod auto;
 pub mod binarize;
 mod bits;
 mod colgen;
@@ -104,6 +105,7 @@ pub mod rulefit;
 mod sample;
 pub mod validate;
 
+pub use auto::{AutoLambda, LambdaSearch};
 pub use binarize::{Binarizer, BinarizerParams, BinaryMatrix, DropReason, Standardizer};
 pub use error::{Error, Result};
 pub use glm::{GlmSettings, Loss};

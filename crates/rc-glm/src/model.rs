@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use rulecover_core::rule::format_number;
 use rulecover_core::{Dataset, Encoder, Feature, Fitted, Predict, Predictions, RuleModel};
 
+use crate::auto::LambdaSearch;
 use crate::error::{Error, Result};
 use crate::glm::Loss;
 use crate::literal::{Conjunction, LiteralOp};
@@ -170,6 +171,9 @@ pub struct FitInfo {
     pub debiased: bool,
     /// Wall-clock time of the fit.
     pub time: Duration,
+    /// What `lambda0 = auto` tried and chose (`None`: fixed penalties).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lambda_search: Option<LambdaSearch>,
 }
 
 /// A fitted generalized linear rule model (GLRM, or RuleFit).

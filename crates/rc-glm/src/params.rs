@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::auto::AutoLambda;
 use crate::binarize::BinarizerParams;
 use crate::error::{invalid, Result};
 use crate::glm::{GlmSettings, Loss};
@@ -51,7 +52,9 @@ pub struct GlrmParams {
     /// standard deviation as an average binary feature"); their penalty
     /// is `λ0`.
     pub linear_scale: f64,
-    /// Fixed penalty of every rule and linear term.
+    /// Fixed penalty of every rule and linear term (with
+    /// [`GlrmParams::auto_lambda`] set: the fallback on data too small to
+    /// cross-validate).
     pub lambda0: f64,
     /// Additional penalty per literal of a rule.
     pub lambda1: f64,
@@ -98,6 +101,11 @@ pub struct GlrmParams {
     /// in a column that had none at fit (an error by default).
     #[serde(default)]
     pub unseen_missing: UnseenMissing,
+    /// `Some`: choose λ0 (and λ1 with it) by inner cross-validation over
+    /// a warm-started path ([`crate::auto`]; `lambda0 = auto` in the
+    /// registry); `None` (the default): the fixed `lambda0` and `lambda1`.
+    #[serde(default)]
+    pub auto_lambda: Option<AutoLambda>,
 }
 
 pub(crate) fn native() -> Encoding {
@@ -127,6 +135,7 @@ impl Default for GlrmParams {
             gram_master: true,
             encoding: Encoding::Native,
             unseen_missing: UnseenMissing::Error,
+            auto_lambda: None,
         }
     }
 }
@@ -188,6 +197,13 @@ impl GlrmParams {
     /// Sets `λ0` and `λ1 = ratio · λ0` (the paper uses ratio 0.2).
     pub fn lambdas(self, lambda0: f64, ratio: f64) -> Self {
         self.lambda0(lambda0).lambda1(ratio * lambda0)
+    }
+
+    /// Chooses λ0 by inner cross-validation ([`crate::auto`]); `None`
+    /// pins the fixed `lambda0` and `lambda1`.
+    pub fn auto_lambda(mut self, auto: Option<AutoLambda>) -> Self {
+        self.auto_lambda = auto;
+        self
     }
 
     /// Sets the binarizer.
@@ -301,6 +317,9 @@ impl GlrmParams {
     /// Checks every parameter.
     pub fn validate(&self) -> Result<()> {
         check_lambdas(self.lambda0, self.lambda1)?;
+        if let Some(auto) = &self.auto_lambda {
+            auto.validate()?;
+        }
         if !(self.linear_scale.is_finite() && self.linear_scale > 0.0) {
             return Err(invalid(
                 "linear_scale",

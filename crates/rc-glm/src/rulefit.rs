@@ -56,6 +56,7 @@ use std::borrow::Cow;
 use rulecover_core::weights::rescaled_by_power_of_two;
 use rulecover_core::{CheckParams, Checked, Dataset, Encoder, Encoding, Fit, Rng};
 
+use crate::auto::AutoLambda;
 use crate::binarize::{weighted_quantile_sorted, Binarizer, BinarizerParams};
 use crate::bits::Bits;
 use crate::colgen::{prepare_target, training_coverage, ColumnKind};
@@ -84,7 +85,8 @@ pub struct RuleFitParams {
     pub winsor_quantile: f64,
     /// Multiplier of the standardised linear terms (0.4).
     pub linear_scale: f64,
-    /// Fixed penalty of every term.
+    /// Fixed penalty of every term (with [`RuleFitParams::auto_lambda`]
+    /// set: the fallback on data too small to cross-validate).
     pub lambda0: f64,
     /// Additional penalty per literal of a rule.
     pub lambda1: f64,
@@ -105,6 +107,11 @@ pub struct RuleFitParams {
     /// in a column that had none at fit (an error by default).
     #[serde(default)]
     pub unseen_missing: UnseenMissing,
+    /// `Some`: choose λ0 (and λ1 with it) by inner cross-validation, each
+    /// fold growing its own trees ([`crate::auto`]; `lambda0 = auto` in the
+    /// registry); `None` (the default): the fixed `lambda0` and `lambda1`.
+    #[serde(default)]
+    pub auto_lambda: Option<AutoLambda>,
 }
 
 impl Default for RuleFitParams {
@@ -128,6 +135,7 @@ impl Default for RuleFitParams {
             loss: None,
             encoding: Encoding::Native,
             unseen_missing: UnseenMissing::Error,
+            auto_lambda: None,
         }
     }
 }
@@ -136,6 +144,13 @@ impl RuleFitParams {
     /// RuleFit with the default settings.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Chooses λ0 by inner cross-validation ([`crate::auto`]); `None`
+    /// pins the fixed `lambda0` and `lambda1`.
+    pub fn auto_lambda(mut self, auto: Option<AutoLambda>) -> Self {
+        self.auto_lambda = auto;
+        self
     }
 
     /// Sets the mean number of leaves per tree (≥ 2).
@@ -199,6 +214,9 @@ impl RuleFitParams {
     /// Checks every parameter.
     pub fn validate(&self) -> Result<()> {
         check_lambdas(self.lambda0, self.lambda1)?;
+        if let Some(auto) = &self.auto_lambda {
+            auto.validate()?;
+        }
         if self.tree_size < 2 {
             return Err(invalid("tree_size", self.tree_size, "must be >= 2 leaves"));
         }
@@ -238,7 +256,7 @@ impl RuleFitParams {
     /// Fits one model per `(λ0, λ1)` of `path` on one rule ensemble (the
     /// trees do not depend on the penalties), warm-starting each solve.
     pub fn fit_path(&self, data: &Dataset, path: &[(f64, f64)]) -> Result<Vec<GlrmModel>> {
-        Self::path_checked(self.check_inputs(data, None)?, data, None, path)
+        crate::auto::path_checked(self.check_inputs(data, None)?, data, None, path)
     }
 
     /// [`RuleFitParams::fit_path`] with one sample weight per row (see
@@ -250,17 +268,18 @@ impl RuleFitParams {
         path: &[(f64, f64)],
     ) -> Result<Vec<GlrmModel>> {
         let params = self.check_inputs(data, Some(weights))?;
-        Self::path_checked(params, data, Some(weights), path)
+        crate::auto::path_checked(params, data, Some(weights), path)
     }
 
-    /// The path with checked parameters and weights (one per row of
-    /// `data`, when given).
-    fn path_checked(
+    /// Fits the path in order, handing each model to `visit`, and stops
+    /// early when `visit` returns false.
+    pub(crate) fn path_until(
         params: Checked<'_, Self>,
         data: &Dataset,
         weights: Option<&[f64]>,
         path: &[(f64, f64)],
-    ) -> Result<Vec<GlrmModel>> {
+        visit: &mut dyn FnMut(GlrmModel) -> Result<bool>,
+    ) -> Result<()> {
         for &(l0, l1) in path {
             check_lambdas(l0, l1)?;
         }
@@ -270,8 +289,8 @@ impl RuleFitParams {
         let data = &data;
         let ens = RuleEnsemble::build(params.get(), data, weights.as_ref())?;
         let mut warm: Option<(f64, Vec<f64>)> = None;
-        let mut out = Vec::with_capacity(path.len());
-        for &(l0, l1) in path {
+        for (i, &(l0, l1)) in path.iter().enumerate() {
+            let first = i == 0;
             let t = Instant::now();
             let penalties: Vec<f64> = ens.kinds.iter().map(|k| k.penalty(l0, l1)).collect();
             let problem = GlmProblem {
@@ -300,7 +319,8 @@ impl RuleFitParams {
                     coverage: training_coverage(&ens.columns[k], &ens.kinds[k], data),
                 })
                 .collect();
-            let time = if out.is_empty() {
+            // The first model's time includes the tree ensemble's.
+            let time = if first {
                 started.elapsed()
             } else {
                 t.elapsed()
@@ -326,24 +346,64 @@ impl RuleFitParams {
                     objective: fit.objective,
                     debiased: false,
                     time,
+                    lambda_search: None,
                 },
             };
             model.sort_terms();
             warm = Some((fit.intercept, fit.coef));
-            out.push(model);
+            if !visit(model)? {
+                break;
+            }
         }
-        Ok(out)
+        Ok(())
     }
 }
 
-/// The seed of the tree ensemble ([`RuleFitParams::seed`]).
+impl crate::auto::PenaltyPath for RuleFitParams {
+    fn path_until(
+        params: Checked<'_, Self>,
+        data: &Dataset,
+        weights: Option<&[f64]>,
+        path: &[(f64, f64)],
+        visit: &mut crate::auto::PathVisitor<'_>,
+    ) -> Result<()> {
+        RuleFitParams::path_until(params, data, weights, path, visit)
+    }
+    fn auto_lambda(&self) -> Option<&AutoLambda> {
+        self.auto_lambda.as_ref()
+    }
+    fn penalties(&self) -> (f64, f64) {
+        (self.lambda0, self.lambda1)
+    }
+    fn pinned(&self, lambda0: f64, lambda1: f64) -> Self {
+        RuleFitParams {
+            lambda0,
+            lambda1,
+            auto_lambda: None,
+            ..self.clone()
+        }
+    }
+    fn lenient(&self) -> Self {
+        RuleFitParams {
+            unseen_missing: UnseenMissing::AsLiterals,
+            ..self.clone()
+        }
+    }
+}
+
+/// The seed of the tree ensemble ([`RuleFitParams::seed`]), also that of
+/// `lambda0 = auto`'s inner folds.
 impl rulecover_core::Reseed for RuleFitParams {
     fn random_seed(&self) -> Option<u64> {
         Some(self.seed)
     }
 
     fn with_random_seed(&self, seed: u64) -> Self {
-        self.clone().seed(seed)
+        let mut params = self.clone().seed(seed);
+        if let Some(auto) = &mut params.auto_lambda {
+            auto.seed = seed;
+        }
+        params
     }
 }
 
@@ -368,10 +428,7 @@ impl Fit for RuleFitParams {
         data: &Dataset,
         weights: Option<&[f64]>,
     ) -> Result<GlrmModel> {
-        let penalties = [(params.lambda0, params.lambda1)];
-        Self::path_checked(params, data, weights, &penalties)?
-            .pop()
-            .ok_or_else(|| Error::Shape("empty path".into()))
+        crate::auto::fit_checked(params, data, weights)
     }
 }
 

@@ -18,6 +18,7 @@
 use std::collections::BTreeSet;
 
 use crate::dataset::{Dataset, Feature, Target};
+use crate::error::{Error, Result};
 use crate::rng::Rng;
 
 /// Number of features of twonorm and ringnorm.
@@ -181,6 +182,53 @@ pub fn blobs(n: usize, n_classes: usize, dims: usize, seed: u64) -> Dataset {
     .expect("generated columns are consistent")
 }
 
+/// `data` with the rows of every class but class 0 thinned at random, so
+/// that class 0 holds about `majority` of the rows (the other classes keep
+/// their proportions among themselves): imbalanced data from any
+/// generator, e.g. `with_majority(&twonorm(10_000, 1), 0.98, 1)` for 98/2.
+/// Rows keep their order; the same seed keeps the same rows (the draws
+/// come from a stream derived from `seed`, so a generator's own `seed`
+/// can be passed again without the thinning following its draws).
+///
+/// # Errors
+/// [`Error::InvalidParameter`] for `majority` outside `(0, 1)` or below
+/// class 0's share already; [`Error::TargetKind`] without classes.
+pub fn with_majority(data: &Dataset, majority: f64, seed: u64) -> Result<Dataset> {
+    if !(majority > 0.0 && majority < 1.0) {
+        return Err(Error::InvalidParameter {
+            name: "majority",
+            value: majority.to_string(),
+            reason: "must lie strictly between 0 and 1".into(),
+        });
+    }
+    if !data.is_classification() {
+        return Err(Error::TargetKind(format!(
+            "'{}': a majority share needs classes",
+            data.name()
+        )));
+    }
+    let labels = data.labels()?;
+    let n0 = labels.iter().filter(|&&y| y == 0).count() as f64;
+    let others = labels.len() as f64 - n0;
+    let share = n0 / labels.len() as f64;
+    if majority < share || others == 0.0 {
+        return Err(Error::InvalidParameter {
+            name: "majority",
+            value: majority.to_string(),
+            reason: format!("class 0 already holds {share:.3} of the rows"),
+        });
+    }
+    let keep = (1.0 - majority) / majority * n0 / others;
+    let mut rng = Rng::new(seed ^ 0x6d61_6a6f_7269_7479);
+    let rows: Vec<usize> = (0..labels.len())
+        .filter(|&i| {
+            let draw = rng.next_f64();
+            labels[i] == 0 || draw < keep
+        })
+        .collect();
+    data.subset(&rows)
+}
+
 /// Column names of the Tic-Tac-Toe Endgame data, board cells in reading
 /// order.
 pub const TICTACTOE_FEATURES: [&str; 9] = [
@@ -272,6 +320,21 @@ pub fn tictactoe() -> Dataset {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn with_majority_thins_the_other_classes() {
+        let data = blobs(20_000, 4, 2, 3);
+        let thin = with_majority(&data, 0.98, 5).unwrap();
+        let counts = thin.class_counts();
+        let share = counts[0] as f64 / thin.n_rows() as f64;
+        assert!((share - 0.98).abs() < 0.005, "{counts:?}");
+        assert!(counts[1..].iter().all(|&c| c > 10), "{counts:?}");
+        assert_eq!(counts[0], data.class_counts()[0]);
+        assert_eq!(thin, with_majority(&data, 0.98, 5).unwrap());
+        for bad in [0.0, 1.0, 0.1, f64::NAN] {
+            assert!(with_majority(&data, bad, 5).is_err(), "{bad}");
+        }
+    }
 
     /// Per-class mean and variance of every feature.
     fn class_moments(data: &Dataset, class: usize) -> Vec<(f64, f64)> {

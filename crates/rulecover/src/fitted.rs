@@ -246,6 +246,12 @@ impl FittedModel {
         self.tuning.as_ref()
     }
 
+    /// The parameters the fit chose itself (`lambda0 = auto`'s penalties;
+    /// `name[class]` per class of a one-vs-rest model), empty when none.
+    pub fn chosen_params(&self) -> Vec<(String, f64)> {
+        self.model.chosen_params()
+    }
+
     /// The fitted model itself.
     pub fn model(&self) -> &Model {
         &self.model

@@ -122,8 +122,11 @@ mod tests {
                     assert!(axis.values.iter().all(|v| p.kind.parse(v).is_some()));
                     if let Some((tied, _)) = axis.scaled {
                         let t = m.param(tied).expect("a tied parameter is a parameter");
-                        assert_eq!(t.kind, crate::ParamKind::Float, "{}.{tied}", m.id);
-                        assert_eq!(p.kind, crate::ParamKind::Float, "{}", m.id);
+                        let number = |k| {
+                            matches!(k, crate::ParamKind::Float | crate::ParamKind::FloatOrAuto)
+                        };
+                        assert!(number(t.kind), "{}.{tied}", m.id);
+                        assert!(number(p.kind), "{}", m.id);
                         assert!(seen.insert(tied), "{}.{tied} twice", m.id);
                     }
                 }

@@ -58,6 +58,13 @@ pub trait ModelKind:
     fn reading_missing_as_literals(&self) -> Option<Self> {
         None
     }
+
+    /// The parameters the fit chose itself (`lambda0 = auto`'s
+    /// penalties), as `(name, value)`; `name[class]` per class of a
+    /// one-vs-rest model. Empty when the model chose none.
+    fn chosen_params(&self) -> Vec<(String, f64)> {
+        Vec::new()
+    }
 }
 
 /// Implements [`ModelKind`] for models that are [`rulecover_core::Predict`]
@@ -97,6 +104,7 @@ trait Object: fmt::Debug + Send + Sync + Any {
     fn classes(&self) -> &[String];
     fn one_vs_rest_classes(&self) -> Option<&[String]>;
     fn reading_missing_as_literals(&self) -> Option<Model>;
+    fn chosen_params(&self) -> Vec<(String, f64)>;
     fn clone_box(&self) -> Box<dyn Object>;
     fn same(&self, other: &dyn Object) -> bool;
     fn as_any(&self) -> &dyn Any;
@@ -123,6 +131,9 @@ impl<M: ModelKind> Object for M {
     }
     fn reading_missing_as_literals(&self) -> Option<Model> {
         ModelKind::reading_missing_as_literals(self).map(Model::new)
+    }
+    fn chosen_params(&self) -> Vec<(String, f64)> {
+        ModelKind::chosen_params(self)
     }
     fn clone_box(&self) -> Box<dyn Object> {
         Box::new(self.clone())
@@ -225,5 +236,10 @@ impl Model {
     /// class (`None` for any other).
     pub fn one_vs_rest_classes(&self) -> Option<&[String]> {
         self.0.one_vs_rest_classes()
+    }
+
+    /// The parameters the fit chose itself ([`ModelKind::chosen_params`]).
+    pub fn chosen_params(&self) -> Vec<(String, f64)> {
+        self.0.chosen_params()
     }
 }

@@ -187,6 +187,20 @@ pub fn rule_rows(set: &RuleSet) -> Vec<RuleRow> {
         .collect()
 }
 
+/// The line saying which parameters the fit chose itself (`lambda0 =
+/// auto`: `chosen by inner cross-validation: lambda0=0.01 lambda1=0.002`),
+/// or `None` when it chose none.
+pub fn chosen_line(model: &crate::FittedModel) -> Option<String> {
+    let chosen = model.chosen_params();
+    (!chosen.is_empty()).then(|| {
+        let pairs: Vec<String> = chosen
+            .iter()
+            .map(|(name, v)| format!("{name}={}", format_number(*v)))
+            .collect();
+        format!("chosen by inner cross-validation: {}", pairs.join(" "))
+    })
+}
+
 /// A rule set printed in `format`. The rules of a one-vs-rest model get a
 /// `class` column in markdown and CSV (a `class` field in JSON).
 pub fn render_rule_set(set: &RuleSet, format: RuleFormat) -> String {

@@ -30,6 +30,9 @@ pub enum ParamKind {
     Float,
     /// A finite number, or `none`.
     OptFloat,
+    /// A finite number, or `auto` (the method chooses it, e.g. a penalty
+    /// by cross-validation).
+    FloatOrAuto,
     /// One of these words.
     Choice(&'static [&'static str]),
     /// How many features a tree split considers: `auto` (the learner's
@@ -47,6 +50,7 @@ impl ParamKind {
             ParamKind::OptInt { min } => format!("an integer >= {min}, or none"),
             ParamKind::Float => "a finite number".into(),
             ParamKind::OptFloat => "a finite number, or none".into(),
+            ParamKind::FloatOrAuto => "a finite number, or auto".into(),
             ParamKind::Choice(words) => format!("one of {}", words.join(", ")),
             ParamKind::MaxFeatures => {
                 "auto, all, sqrt, log2, a count >= 1 (e.g. 3) or a fraction in (0, 1] (e.g. 0.5)"
@@ -56,7 +60,7 @@ impl ParamKind {
     }
 
     /// A short name of the type (`bool`, `int`, `int|none`, `float`,
-    /// `float|none`, `choice`, `max_features`).
+    /// `float|none`, `float|auto`, `choice`, `max_features`).
     pub fn type_name(&self) -> &'static str {
         match self {
             ParamKind::Bool => "bool",
@@ -64,6 +68,7 @@ impl ParamKind {
             ParamKind::OptInt { .. } => "int|none",
             ParamKind::Float => "float",
             ParamKind::OptFloat => "float|none",
+            ParamKind::FloatOrAuto => "float|auto",
             ParamKind::Choice(_) => "choice",
             ParamKind::MaxFeatures => "max_features",
         }
@@ -91,6 +96,13 @@ impl ParamKind {
             ParamKind::OptFloat => {
                 if is_none {
                     Some(Value::None)
+                } else {
+                    parse_float(t).map(Value::Float)
+                }
+            }
+            ParamKind::FloatOrAuto => {
+                if t.eq_ignore_ascii_case("auto") {
+                    Some(Value::Auto)
                 } else {
                     parse_float(t).map(Value::Float)
                 }
@@ -150,6 +162,8 @@ pub(crate) enum Value {
     Int(usize),
     Float(f64),
     None,
+    /// `auto`: the method chooses.
+    Auto,
     Choice(&'static str),
     /// `None` = auto.
     MaxFeatures(Option<MaxFeatures>),
@@ -164,6 +178,7 @@ impl fmt::Display for Value {
             Value::Int(v) => write!(f, "{v}"),
             Value::Float(v) => write!(f, "{v:?}"),
             Value::None => f.write_str("none"),
+            Value::Auto => f.write_str("auto"),
             Value::Choice(w) => f.write_str(w),
             Value::MaxFeatures(m) => match m {
                 None => f.write_str("auto"),
@@ -323,6 +338,18 @@ impl Args {
             Value::Float(v) => Ok(Some(v)),
             Value::None => Ok(None),
             _ => Err(self.mismatch(name, "an optional number")),
+        }
+    }
+
+    /// Number-or-auto parameter `name` (`None` for `auto`).
+    ///
+    /// # Errors
+    /// As [`Args::int`].
+    pub fn float_or_auto(&self, name: &str) -> Result<Option<f64>> {
+        match self.get(name)? {
+            Value::Float(v) => Ok(Some(v)),
+            Value::Auto => Ok(None),
+            _ => Err(self.mismatch(name, "a number or auto")),
         }
     }
 

@@ -64,9 +64,19 @@ fn round_trip(name: &str, ids: &[&str]) {
         let loaded = FittedModel::load(&model).unwrap();
         assert_eq!(loaded.kind(), id);
 
+        // A penalty chosen by `lambda0 = auto` is printed below the
+        // summary, and above the rules of `rules` in text.
+        let chosen = usize::from(!loaded.chosen_params().is_empty());
+        if chosen == 1 {
+            let line = printed.lines().nth(1).unwrap();
+            assert!(
+                line.starts_with("chosen by inner cross-validation: lambda0"),
+                "{id}: {line}"
+            );
+        }
         // Rule models print their rules at fit; ensembles only on request.
         let n_rules = loaded.rule_set().map(|s| s.len());
-        let printed_rules = printed.lines().count() - 1;
+        let printed_rules = printed.lines().count() - 1 - chosen;
         match (id, n_rules) {
             ("rf" | "ada" | "gb" | "gbt", _) | ("ann", _) => assert_eq!(printed_rules, 0, "{id}"),
             (_, Some(n)) => assert_eq!(printed_rules, n, "{id}"),
@@ -78,7 +88,7 @@ fn round_trip(name: &str, ids: &[&str]) {
                 let out = ok_in(&dir.0, &["rules", "--model", &model, "--format", format]);
                 let lines = out.lines().count();
                 match format {
-                    "text" => assert_eq!(lines, n, "{id}"),
+                    "text" => assert_eq!(lines, n + chosen, "{id}"),
                     "markdown" => assert_eq!(lines, n + 2, "{id}"),
                     "csv" => assert!(lines > n, "{id}"),
                     _ => {

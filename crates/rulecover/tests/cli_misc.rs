@@ -3,7 +3,7 @@
 
 mod cli_support;
 
-use cli_support::{ok_in, parse_csv, write_csv, Scratch};
+use cli_support::{ok_in, parse_csv, run_in, write_csv, Scratch};
 use rulecover_core::generate;
 
 #[test]
@@ -305,6 +305,46 @@ fn generate_writes_each_table() {
         let (a, b): (f64, f64) = (r[0].parse().unwrap(), r[1].parse().unwrap());
         assert_eq!(r[2], if a * b > 0.0 { "1" } else { "0" });
     }
+}
+
+/// `--majority` thins the other classes: 98/2 from twonorm, and an error
+/// for a share class 0 already exceeds or a relational set.
+#[test]
+fn generate_majority_makes_imbalanced_tables() {
+    let dir = Scratch::new("generate-majority");
+    let args = |share: &'static str, out: &'static str| {
+        [
+            "generate",
+            "twonorm",
+            "--rows",
+            "5000",
+            "--majority",
+            share,
+            "--seed",
+            "2",
+            "--out",
+            out,
+        ]
+    };
+    ok_in(&dir.0, &args("0.98", "thin.csv"));
+    let (_, body) = parse_csv(&std::fs::read_to_string(dir.path("thin.csv")).unwrap());
+    let ones = body.iter().filter(|r| r[20] == "1").count();
+    let zeros = body.len() - ones;
+    let share = zeros as f64 / body.len() as f64;
+    assert!((share - 0.98).abs() < 0.006, "{zeros} zeros, {ones} ones");
+    let out = run_in(&dir.0, &args("0.2", "bad.csv"));
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--majority") && err.contains("class 0 already holds"),
+        "{err}"
+    );
+    assert!(!dir.path("bad.csv").exists());
+    let out = run_in(
+        &dir.0,
+        &["generate", "smokers", "--majority", "0.9", "--out", "rel"],
+    );
+    assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]

@@ -238,13 +238,22 @@ fn sample_weights_reach_every_binary_model() {
 fn two_classes_go_to_the_learner_itself() {
     let train = generate::twonorm(150, 3);
     let test = generate::twonorm(60, 4);
-    // LRR: the registry's default is the paper's preset.
+    // LRR: the registry's default is the paper's preset with lambda0 =
+    // auto (its inner folds seeded by the fit's seed).
     let model = fit::<&str, &str>("lrr", &[], &train, None, 7).unwrap();
     let Some(glrm) = model.model().downcast_ref::<GlrmModel>() else {
         panic!("the learner's own model expected")
     };
     // (Models hold their solve times, so compare what they compute.)
-    let direct = GlrmParams::lrr().fit(&train).unwrap();
+    let auto = rc_glm::AutoLambda {
+        seed: 7,
+        ..rc_glm::AutoLambda::default()
+    };
+    let direct = GlrmParams::lrr()
+        .auto_lambda(Some(auto))
+        .fit(&train)
+        .unwrap();
+    assert!(!glrm.info().lambda_search.as_ref().unwrap().fallback);
     assert_eq!(glrm.rule_set(), direct.rule_set());
     assert_eq!(
         bits(&model.predict(&test).unwrap()),

@@ -38,12 +38,13 @@ pub struct Measured {
 }
 
 /// Generates the point's data, fits it with every parameter at the
-/// registry's default and `seed`, and returns what it measured. `ready` is
+/// registry's default (but [`super::grid::PINNED`]) and `seed`, and returns what it measured. `ready` is
 /// called between the two (the child prints [`READY`] there).
 ///
 /// # Errors
 /// [`Error::Failed`] ("fitting" the point) with the registry's error.
 pub fn fit_point(point: &Point, seed: u64, ready: impl FnOnce()) -> Result<Measured> {
+    let params = super::grid::params_of(&point.learner);
     let no_params: &[(&str, &str)] = &[];
     let fail = |e: rulecover::Error| fitting(point, e.to_string());
     let (wall, cpu) = match point.generator {
@@ -63,7 +64,7 @@ pub fn fit_point(point: &Point, seed: u64, ready: impl FnOnce()) -> Result<Measu
             };
             ready();
             let start = (Instant::now(), cpu_seconds());
-            rulecover::fit(&point.learner, no_params, &table, None, seed).map_err(fail)?;
+            rulecover::fit(&point.learner, &params, &table, None, seed).map_err(fail)?;
             start
         }
     };

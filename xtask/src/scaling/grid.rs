@@ -19,10 +19,25 @@ pub const N_P_GRID: usize = 100_000;
 pub const RELATIONAL_P: usize = 5;
 
 /// The tabular learners of the grid, by method id of the registry
-/// ([`rulecover::methods()`]), each with its defaults.
+/// ([`rulecover::methods()`]), each with its defaults but [`PINNED`].
 pub const TABULAR: [&str; 11] = [
     "dt", "rf", "ada", "gb", "mirco", "rcboost", "rux-rf", "rug", "lrr", "rulefit", "nre",
 ];
+/// Parameters the grid pins: one fit at a fixed penalty (the value the
+/// registry defaulted to before `lambda0 = auto`), so that the grid
+/// measures the same fit as before and not the inner cross-validation.
+pub const PINNED: &[(&str, &str)] = &[("lambda0", "0.05"), ("lambda1", "0.01")];
+
+/// The parameters the grid gives `learner`: [`PINNED`] where it declares
+/// them.
+pub fn params_of(learner: &str) -> Vec<(&'static str, &'static str)> {
+    let method = rulecover::method(learner).ok();
+    PINNED
+        .iter()
+        .copied()
+        .filter(|(name, _)| method.is_some_and(|m| m.spec().param(name).is_some()))
+        .collect()
+}
 /// The relational learner of the grid.
 pub const RELATIONAL: &str = "rfgb";
 

@@ -7,11 +7,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use rc_glm::{
-    Binarizer, BinarizerParams, GlrmModel, GlrmParams, Pricing, RuleFitParams, RuleSpace,
-    UnseenMissing,
+    AutoLambda, Binarizer, BinarizerParams, GlrmModel, GlrmParams, Pricing, RuleFitParams,
+    RuleSpace, UnseenMissing,
 };
 use rc_tree::{GradientBoosting, GradientBoostingParams};
-use rulecover_core::{Dataset, Fitted, OneVsRestModel, Predict, Predictions, RuleModel};
+use rulecover_core::{Dataset, Fitted, OneVsRestModel, Predict, Predictions, Reseed, RuleModel};
 
 use crate::error::{BoxedError, Error, Result};
 use crate::learners::common::{p, CLS_REG, INT0, INT1, OPT_DEPTH};
@@ -22,9 +22,10 @@ use crate::params::{Args, ParamKind, ParamSpec};
 
 const LAMBDA0: ParamSpec = p(
     "lambda0",
-    ParamKind::Float,
-    "0.05",
-    "penalty of every term (>= 0; paper tunes {0.1,...,0.0005} by nested CV)",
+    ParamKind::FloatOrAuto,
+    "auto",
+    "penalty of every term (>= 0), or auto: chosen by 3-fold CV over the warm-started path \
+     0.1,...,0.0005 (paper 002's grid; 0.05 on data too small to cross-validate)",
 );
 /// Paper 002's regularisation path: `lambda0` from 0.1 down to 0.0005,
 /// with `lambda1 = 0.2 × lambda0`.
@@ -38,10 +39,33 @@ const LAMBDA_PATH: &[GridAxis] = &[GridAxis::new(
 
 const LAMBDA1: ParamSpec = p(
     "lambda1",
-    ParamKind::Float,
-    "0.01",
-    "additional penalty per literal of a rule (>= 0; paper: 0.2 * lambda0)",
+    ParamKind::FloatOrAuto,
+    "auto",
+    "additional penalty per literal of a rule (>= 0), or auto: 0.2 * lambda0 (the paper's)",
 );
+/// The paper's `lambda1 / lambda0`.
+const LAMBDA1_RATIO: f64 = 0.2;
+
+/// `lambda0` and `lambda1` read from `args`: pinned `(λ0, λ1)` (λ1 =
+/// 0.2 λ0 when `lambda1` is `auto`) and no search, or, with `lambda0 =
+/// auto`, the search over paper 002's path (λ1 tied to λ0 unless given)
+/// and the crate's fixed penalties as its fallback on tiny data.
+fn penalties(args: &Args, preset: (f64, f64)) -> Result<(f64, f64, Option<AutoLambda>)> {
+    let lambda1 = args.float_or_auto("lambda1")?;
+    Ok(match args.float_or_auto("lambda0")? {
+        Some(l0) => (l0, lambda1.unwrap_or(LAMBDA1_RATIO * l0), None),
+        None => {
+            let auto = AutoLambda {
+                lambda1_ratio: match lambda1 {
+                    None => Some(LAMBDA1_RATIO),
+                    Some(_) => None,
+                },
+                ..AutoLambda::default()
+            };
+            (preset.0, lambda1.unwrap_or(preset.1), Some(auto))
+        }
+    })
+}
 const N_THRESHOLDS: ParamSpec = p(
     "n_thresholds",
     INT1,
@@ -213,6 +237,18 @@ impl ModelKind for GlrmModel {
     fn classes(&self) -> &[String] {
         Fitted::classes(self)
     }
+    fn chosen_params(&self) -> Vec<(String, f64)> {
+        self.info()
+            .lambda_search
+            .as_ref()
+            .map(|s| {
+                vec![
+                    ("lambda0".to_string(), s.lambda0),
+                    ("lambda1".to_string(), s.lambda1),
+                ]
+            })
+            .unwrap_or_default()
+    }
     fn reading_missing_as_literals(&self) -> Option<Self> {
         let lenient = UnseenMissing::AsLiterals;
         (self.unseen_missing() != lenient).then(|| {
@@ -238,6 +274,17 @@ impl ModelKind for OneVsRestModel<GlrmModel> {
     }
     fn one_vs_rest_classes(&self) -> Option<&[String]> {
         Some(Fitted::classes(self))
+    }
+    fn chosen_params(&self) -> Vec<(String, f64)> {
+        let classes = Fitted::classes(self);
+        (0..classes.len())
+            .filter_map(|k| Some((self.binary_model(k)?, &classes[k])))
+            .flat_map(|(m, class)| {
+                ModelKind::chosen_params(m)
+                    .into_iter()
+                    .map(move |(name, v)| (format!("{name}[{class}]"), v))
+            })
+            .collect()
     }
     fn reading_missing_as_literals(&self) -> Option<Self> {
         let mut m = self.clone();
@@ -300,9 +347,11 @@ impl ModelKind for GbtModel {
 
 /// λ0, λ1, binarizer and de-biasing of every GLRM variant.
 fn glrm_common(base: GlrmParams, args: &Args) -> Result<GlrmParams> {
+    let (lambda0, lambda1, auto) = penalties(args, (base.lambda0, base.lambda1))?;
     let base = base
-        .lambda0(args.float("lambda0")?)
-        .lambda1(args.float("lambda1")?)
+        .lambda0(lambda0)
+        .lambda1(lambda1)
+        .auto_lambda(auto)
         .debias(args.bool("debias")?);
     // The binarizer keeps the variant's own choice of negated literals
     // (LR1 drops them); only the number of thresholds is a parameter.
@@ -327,7 +376,8 @@ macro_rules! glrm_method {
 
         impl TableMethod for $item {
             fn fit(&self, job: &TableJob<'_>) -> Result<Model> {
-                job.fit_per_class(self.params(job.args())?)
+                // The seed of lambda0 = auto's inner folds.
+                job.fit_per_class(self.params(job.args())?.with_random_seed(job.seed()))
             }
             fn read_model(&self, value: Value, one_vs_rest: bool) -> serde_json::Result<Model> {
                 read_per_class::<GlrmModel>(value, one_vs_rest)
@@ -498,8 +548,10 @@ fn rulefit(args: &Args, linear: bool, seed: u64) -> Result<RuleFitParams> {
         .subsample(args.opt_float("subsample")?)
         .linear_terms(linear)
         .seed(seed);
-    p.lambda0 = args.float("lambda0")?;
-    p.lambda1 = args.float("lambda1")?;
+    let (lambda0, lambda1, auto) = penalties(args, (p.lambda0, p.lambda1))?;
+    p.lambda0 = lambda0;
+    p.lambda1 = lambda1;
+    p.auto_lambda = auto.map(|a| AutoLambda { seed, ..a });
     p.binarizer = binarizer(args)?;
     if linear {
         p.linear_scale = args.float("linear_scale")?;
@@ -648,22 +700,47 @@ mod tests {
         boosting.validate().unwrap();
     }
 
+    /// The registry's defaults are the crate presets with `lambda0 =
+    /// auto`; pinning `lambda0=0.05 lambda1=0.01` gives the presets (the
+    /// papers' runs).
     #[test]
     fn presets_match_the_papers_runs() {
-        assert_eq!(Lr1.params(&defaults(&LR1)).unwrap(), GlrmParams::lr1());
-        assert_eq!(Lrr.params(&defaults(&LRR)).unwrap(), GlrmParams::lrr());
-        assert_eq!(Lr1n.params(&defaults(&LR1N)).unwrap(), GlrmParams::lr1n());
-        assert_eq!(Lrrn.params(&defaults(&LRRN)).unwrap(), GlrmParams::lrrn());
+        let auto = |seed| {
+            Some(AutoLambda {
+                seed,
+                ..AutoLambda::default()
+            })
+        };
+        let pinned = |spec: &'static MethodSpec| {
+            let given = [
+                ("lambda0".to_string(), "0.05".to_string()),
+                ("lambda1".to_string(), "0.01".to_string()),
+            ];
+            Args::resolve(spec.id, spec.params, &given).unwrap()
+        };
+        for (params, preset) in [
+            (Lr1.params(&pinned(&LR1)), GlrmParams::lr1()),
+            (Lrr.params(&pinned(&LRR)), GlrmParams::lrr()),
+            (Lr1n.params(&pinned(&LR1N)), GlrmParams::lr1n()),
+            (Lrrn.params(&pinned(&LRRN)), GlrmParams::lrrn()),
+            (LinearRule.params(&pinned(&LINEAR_RULE)), GlrmParams::lrr()),
+        ] {
+            assert_eq!(params.unwrap(), preset);
+        }
         assert_eq!(
-            LinearRule.params(&defaults(&LINEAR_RULE)).unwrap(),
-            GlrmParams::lrr()
+            Lrr.params(&defaults(&LRR)).unwrap(),
+            GlrmParams::lrr().auto_lambda(auto(0))
         );
         assert_eq!(
-            rulefit(&defaults(&RULEFIT), false, 25).unwrap(),
+            rulefit(&pinned(&RULEFIT), false, 25).unwrap(),
             RuleFitParams::new().seed(25)
         );
         assert_eq!(
-            rulefit(&defaults(&RULEFIT_N), true, 25).unwrap(),
+            rulefit(&defaults(&RULEFIT), false, 25).unwrap(),
+            RuleFitParams::new().seed(25).auto_lambda(auto(25))
+        );
+        assert_eq!(
+            rulefit(&pinned(&RULEFIT_N), true, 25).unwrap(),
             RuleFitParams::new().linear_terms(true).seed(25)
         );
         assert_eq!(
@@ -673,5 +750,17 @@ mod tests {
                 GradientBoostingParams::new().seed(25)
             )
         );
+    }
+
+    /// `lambda0 = auto` searches the registry's grid.
+    #[test]
+    fn the_auto_path_is_the_grid() {
+        let grid: Vec<f64> = LAMBDA_PATH[0]
+            .values
+            .iter()
+            .map(|v| v.parse().unwrap())
+            .collect();
+        assert_eq!(grid, rc_glm::auto::PAPER_PATH);
+        assert_eq!(LAMBDA_PATH[0].scaled, Some(("lambda1", LAMBDA1_RATIO)));
     }
 }

@@ -269,6 +269,10 @@ pub struct GenerateArgs {
     /// people per split of a relational set (default 100).
     #[arg(long, value_name = "N")]
     pub rows: Option<usize>,
+    /// Thin every class but the first at random until the first holds
+    /// this share of the rows (e.g. 0.98 for 98/2; tables with classes).
+    #[arg(long, value_name = "SHARE")]
+    pub majority: Option<f64>,
     /// The seed.
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,

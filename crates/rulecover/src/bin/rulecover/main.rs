@@ -155,6 +155,9 @@ fn fit(a: FitArgs) -> Outcome {
         ));
     }
     text.push_str(&format!("{summary}\n"));
+    if let Some(line) = output::chosen_line(&model) {
+        text.push_str(&format!("{line}\n"));
+    }
     if a.print_rules || model.spec().prints_rules_by_default {
         if let Some(set) = model.rule_set() {
             text.push_str(&output::render_rule_set(&set, RuleFormat::Text));
@@ -195,7 +198,16 @@ fn rules(a: RulesArgs) -> Outcome {
         RuleFormatArg::Json => RuleFormat::Json,
         RuleFormatArg::Csv => RuleFormat::Csv,
     };
-    print(&output::render_rule_set(&set, format));
+    // The text form opens with the penalties `lambda0 = auto` chose (as
+    // a `#` comment); the table forms stay tables.
+    let header = match (format, output::chosen_line(&model)) {
+        (RuleFormat::Text, Some(line)) => format!("# {line}\n"),
+        _ => String::new(),
+    };
+    print(&format!(
+        "{header}{}",
+        output::render_rule_set(&set, format)
+    ));
     Ok(())
 }
 
@@ -286,6 +298,11 @@ fn evaluate(a: EvaluateArgs) -> Outcome {
 fn generate(a: GenerateArgs) -> Outcome {
     let name = a.name.trim().to_ascii_lowercase();
     if rulecover::generate::RELATIONAL.contains(&name.as_str()) {
+        if a.majority.is_some() {
+            return Err(Failure::input(format!(
+                "--majority thins a table's classes; '{name}' is a relational set"
+            )));
+        }
         let set = rulecover::generate::smokers(a.rows.unwrap_or(100), a.seed)?;
         rulecover::boostsrl::write_relational_set(&a.out, &set)?;
         print(&format!(
@@ -296,7 +313,11 @@ fn generate(a: GenerateArgs) -> Outcome {
         ));
         return Ok(());
     }
-    let data = rulecover::generate::table(&name, a.rows, a.seed)?;
+    let mut data = rulecover::generate::table(&name, a.rows, a.seed)?;
+    if let Some(share) = a.majority {
+        data = rulecover_core::generate::with_majority(&data, share, a.seed)
+            .map_err(|e| Failure::input(format!("--majority: {e}")))?;
+    }
     let text = output::dataset_csv(&data, "label");
     write_atomically(&a.out, text.as_bytes())?;
     print(&format!(
