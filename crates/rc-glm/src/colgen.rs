@@ -510,7 +510,7 @@ impl GlrmParams {
     /// pair stay available, and each solve is warm-started from the
     /// previous one). Decreasing penalties make this a regularisation path.
     pub fn fit_path(&self, data: &Dataset, path: &[(f64, f64)]) -> Result<Vec<GlrmModel>> {
-        crate::auto::path_checked(self.check_inputs(data, None)?, data, None, path)
+        crate::auto::search::path_checked(self.check_inputs(data, None)?, data, None, path)
     }
 
     /// [`GlrmParams::fit_path`] with one sample weight per row (see
@@ -522,7 +522,7 @@ impl GlrmParams {
         path: &[(f64, f64)],
     ) -> Result<Vec<GlrmModel>> {
         let params = self.check_inputs(data, Some(weights))?;
-        crate::auto::path_checked(params, data, Some(weights), path)
+        crate::auto::search::path_checked(params, data, Some(weights), path)
     }
 
     /// Fits the path in order, handing each model to `visit`, and stops
@@ -549,13 +549,13 @@ impl GlrmParams {
     }
 }
 
-impl crate::auto::PenaltyPath for GlrmParams {
+impl crate::auto::search::PenaltyPath for GlrmParams {
     fn path_until(
         params: Checked<'_, Self>,
         data: &Dataset,
         weights: Option<&[f64]>,
         path: &[(f64, f64)],
-        visit: &mut crate::auto::PathVisitor<'_>,
+        visit: &mut crate::auto::search::PathVisitor<'_>,
     ) -> Result<()> {
         GlrmParams::path_until(params, data, weights, path, visit)
     }
@@ -618,6 +618,6 @@ impl Fit for GlrmParams {
         data: &Dataset,
         weights: Option<&[f64]>,
     ) -> Result<GlrmModel> {
-        crate::auto::fit_checked(params, data, weights)
+        crate::auto::search::fit_checked(params, data, weights)
     }
 }

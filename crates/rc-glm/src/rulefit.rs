@@ -256,7 +256,7 @@ impl RuleFitParams {
     /// Fits one model per `(λ0, λ1)` of `path` on one rule ensemble (the
     /// trees do not depend on the penalties), warm-starting each solve.
     pub fn fit_path(&self, data: &Dataset, path: &[(f64, f64)]) -> Result<Vec<GlrmModel>> {
-        crate::auto::path_checked(self.check_inputs(data, None)?, data, None, path)
+        crate::auto::search::path_checked(self.check_inputs(data, None)?, data, None, path)
     }
 
     /// [`RuleFitParams::fit_path`] with one sample weight per row (see
@@ -268,7 +268,7 @@ impl RuleFitParams {
         path: &[(f64, f64)],
     ) -> Result<Vec<GlrmModel>> {
         let params = self.check_inputs(data, Some(weights))?;
-        crate::auto::path_checked(params, data, Some(weights), path)
+        crate::auto::search::path_checked(params, data, Some(weights), path)
     }
 
     /// Fits the path in order, handing each model to `visit`, and stops
@@ -359,13 +359,13 @@ impl RuleFitParams {
     }
 }
 
-impl crate::auto::PenaltyPath for RuleFitParams {
+impl crate::auto::search::PenaltyPath for RuleFitParams {
     fn path_until(
         params: Checked<'_, Self>,
         data: &Dataset,
         weights: Option<&[f64]>,
         path: &[(f64, f64)],
-        visit: &mut crate::auto::PathVisitor<'_>,
+        visit: &mut crate::auto::search::PathVisitor<'_>,
     ) -> Result<()> {
         RuleFitParams::path_until(params, data, weights, path, visit)
     }
@@ -428,7 +428,7 @@ impl Fit for RuleFitParams {
         data: &Dataset,
         weights: Option<&[f64]>,
     ) -> Result<GlrmModel> {
-        crate::auto::fit_checked(params, data, weights)
+        crate::auto::search::fit_checked(params, data, weights)
     }
 }
 
