@@ -13,7 +13,7 @@
 //! checks. The same `--seed` gives the same inputs.
 //!
 //! Inputs once found and fixed live in `fuzz/regressions/<target>/`; the
-//! test [`tests::regressions_do_not_panic`] runs every one of them.
+//! test `tests::regressions_do_not_panic` runs every one of them.
 
 mod boostsrl;
 mod cli;

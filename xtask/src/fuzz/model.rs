@@ -3,7 +3,7 @@
 //! `render_rules`; a relational model file goes to
 //! `RelationalFit::from_json` and its trees print. The seed corpus holds
 //! small model files of several methods (`fuzz/corpus/model/`, written by
-//! the test [`tests::write_model_seeds`] when `RULECOVER_WRITE_SEEDS` is
+//! the test `tests::write_model_seeds` when `RULECOVER_WRITE_SEEDS` is
 //! set).
 
 use rulecover::{FittedModel, RelationalFit};
