@@ -110,6 +110,23 @@ fn check_k(k: usize, n: usize) -> Result<()> {
     Ok(())
 }
 
+/// The folds of `data` for `seed`, as the papers' nested searches draw
+/// them: scikit-learn's `StratifiedKFold(k, shuffle=True,
+/// random_state=seed)` for classes when `seed` is below 2^32
+/// ([`sklearn_stratified_kfold`]), [`stratified_kfold`] above, and
+/// shuffled [`kfold`] for a real target.
+pub fn folds_for(data: &Dataset, k: usize, seed: u64) -> Result<Vec<Fold>> {
+    if data.is_classification() {
+        let labels = data.labels()?;
+        match u32::try_from(seed) {
+            Ok(rs) => sklearn_stratified_kfold(&labels, k, rs),
+            Err(_) => stratified_kfold(&labels, k, seed),
+        }
+    } else {
+        kfold(data.n_rows(), k, true, seed)
+    }
+}
+
 /// Plain k-fold cross-validation of `n` rows, as scikit-learn's `KFold`:
 /// the first `n % k` folds have `n / k + 1` test rows, the others `n / k`.
 /// Without `shuffle` the folds are consecutive blocks (and `seed` is

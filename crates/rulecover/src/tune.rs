@@ -14,7 +14,7 @@
 
 use std::time::Instant;
 
-use rulecover_core::cv::{grid_search, kfold, sklearn_stratified_kfold, stratified_kfold, Fold};
+use rulecover_core::cv::{folds_for, grid_search};
 use rulecover_core::metrics::evaluate;
 use rulecover_core::Dataset;
 
@@ -71,21 +71,6 @@ pub fn grid_points(
         points = next;
     }
     Ok(points)
-}
-
-/// The inner folds of `data` for `seed`: scikit-learn's stratified folds
-/// for classes (the registry's own above 2^32), shuffled K-fold for a
-/// real target.
-fn inner_folds(data: &Dataset, k: usize, seed: u64) -> Result<Vec<Fold>> {
-    Ok(if data.is_classification() {
-        let labels = data.labels()?;
-        match u32::try_from(seed) {
-            Ok(rs) => sklearn_stratified_kfold(&labels, k, rs)?,
-            Err(_) => stratified_kfold(&labels, k, seed)?,
-        }
-    } else {
-        kfold(data.n_rows(), k, true, seed)?
-    })
 }
 
 /// Fits method `id` with its parameters chosen by an inner
@@ -171,7 +156,7 @@ pub(crate) fn fit_tuned_given(
     let (best_index, chosen_index, summaries) = if points.len() == 1 {
         (0, 0, Vec::new())
     } else {
-        let folds = inner_folds(data, options.folds, seed_value)
+        let folds = folds_for(data, options.folds, seed_value)
             .map_err(|e| bad("tune_folds", options.folds.to_string(), e.to_string()))?;
         // grid_search scores each point on every fold in fold order, so
         // call `c` is on fold `c mod k` (the weights follow the rows).

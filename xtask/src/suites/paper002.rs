@@ -23,9 +23,7 @@ use std::path::{Path, PathBuf};
 use plotters::prelude::*;
 use rc_glm::{GlrmModel, GlrmParams, RuleFitParams};
 use rc_tree::{GbLoss, GradientBoosting, GradientBoostingParams};
-use rulecover_core::cv::{
-    folds_from_json, kfold, sklearn_stratified_kfold, stratified_kfold, Fold,
-};
+use rulecover_core::cv::{folds_for, folds_from_json, Fold};
 use rulecover_core::metrics::{brier, mse, Summary};
 use rulecover_core::shared::SharedData;
 use rulecover_core::{Dataset, Fit, Predict, Predictions, Rng, RuleModel};
@@ -99,18 +97,9 @@ fn grid(method: &str, quick: bool) -> Result<Vec<(f64, f64)>, JobError> {
     Ok(l.iter().map(|&l0| (l0, ratio * l0)).collect())
 }
 
-/// The inner (or outer) folds of `data`: stratified for classes, shuffled
-/// K-fold for a real target.
+/// The inner (or outer) folds of `data` ([`folds_for`]).
 fn folds_of(data: &Dataset, k: usize, seed: u64) -> Result<Vec<Fold>, JobError> {
-    Ok(if data.is_classification() {
-        let labels = data.labels()?;
-        match u32::try_from(seed) {
-            Ok(rs) => sklearn_stratified_kfold(&labels, k, rs)?,
-            Err(_) => stratified_kfold(&labels, k, seed)?,
-        }
-    } else {
-        kfold(data.n_rows(), k, true, seed)?
-    })
+    Ok(folds_for(data, k, seed)?)
 }
 
 /// Test loss used for tuning: Brier score (classes) or MSE (values).

@@ -3,7 +3,7 @@
 //! for the run's seed), ties to the first grid point, then a refit on the
 //! whole outer training fold.
 
-use rulecover_core::cv::{grid_search, sklearn_stratified_kfold, stratified_kfold, Fold};
+use rulecover_core::cv::{folds_for, grid_search, Fold};
 use rulecover_core::metrics::accuracy;
 use rulecover_core::{Dataset, Predict};
 
@@ -13,11 +13,7 @@ use super::suite::{JobData, JobError};
 /// The inner folds of a job (`StratifiedKFold(k, shuffle=True,
 /// random_state=seed)` on the outer training fold).
 pub fn inner_folds(job: &JobData, k: usize) -> Result<Vec<Fold>, JobError> {
-    let labels = job.train.labels()?;
-    Ok(match u32::try_from(job.seed) {
-        Ok(rs) => sklearn_stratified_kfold(&labels, k, rs)?,
-        Err(_) => stratified_kfold(&labels, k, job.seed)?,
-    })
+    Ok(folds_for(job.train, k, job.seed)?)
 }
 
 /// Every pair `(a, b)` of the two grids, `a` varying slowest (the order of
