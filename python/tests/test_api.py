@@ -230,7 +230,7 @@ def test_integer_labels_and_multiclass():
     assert est.predict_proba(X).shape == (150, 3)
     assert set(est.predict(X)) <= {10, 11, 12}
     # Learners of two classes fit more classes one-vs-rest (in Rust).
-    lrr = LogisticRuleRegression(max_iterations=10).fit(X, y + 10)
+    lrr = LogisticRuleRegression(lambda0=0.05, max_iterations=10, random_state=0).fit(X, y + 10)
     np.testing.assert_array_equal(lrr.classes_, [10, 11, 12])
     proba = lrr.predict_proba(X)
     assert proba.shape == (150, 3)
