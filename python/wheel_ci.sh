@@ -18,16 +18,13 @@ start=$(date +%s)
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-# The build tools, from PyPI, in the target folder: HiGHS's CMake cache
-# there remembers zig's compiler wrappers, which call this maturin, so a
-# second run must find it at the same path.
-tools="$CARGO_TARGET_DIR/wheel-tools"
-[ -x "$tools/bin/pip" ] || python3 -m venv "$tools"
-"$tools/bin/pip" install -q --upgrade pip
-"$tools/bin/pip" install -q maturin ziglang auditwheel
+# The build tools, from PyPI.
+python3 -m venv "$work/tools"
+"$work/tools/bin/pip" install -q --upgrade pip
+"$work/tools/bin/pip" install -q maturin ziglang auditwheel
 out="$CARGO_TARGET_DIR/wheels"
 rm -rf "$out"
-(cd "$repo" && PATH="$tools/bin:$PATH" cargo xtask wheel --out "$out")
+(cd "$repo" && PATH="$work/tools/bin:$PATH" cargo xtask wheel --out "$out")
 wheel="$(ls "$out"/rulecover-*.whl)"
 ls "$out"/rulecover-*.tar.gz >/dev/null
 echo "wheel: $(basename "$wheel")"
@@ -41,7 +38,7 @@ if [ -z "$tag" ] || [ "$tag" -gt 28 ]; then
   echo "unexpected wheel tags in $name (want cp39-abi3-manylinux_2_28_x86_64 or older)" >&2
   exit 1
 fi
-shown="$("$tools/bin/auditwheel" show "$wheel")"
+shown="$("$work/tools/bin/auditwheel" show "$wheel")"
 echo "$shown"
 read_tag="$(echo "$shown" | grep -oE 'manylinux_2_[0-9]+_x86_64' | head -n1 | sed -E 's/manylinux_2_([0-9]+)_x86_64/\1/')"
 if [ -z "$read_tag" ] || [ "$read_tag" -gt 28 ]; then
