@@ -44,6 +44,7 @@ pub mod rng;
 pub mod rule;
 pub mod ruleset;
 pub mod schema;
+pub mod scoring;
 pub mod shared;
 #[cfg(feature = "testing")]
 pub mod testing;

@@ -27,6 +27,7 @@ use crate::predictions::Predictions;
 use crate::rng::derive_seed;
 use crate::ruleset::{RuleSet, WeightedRule};
 use crate::schema::{Encoder, Encoding};
+use crate::scoring::{Cmp, Export, ExportError, Expr, Output, ProgramBuilder, Test};
 use crate::traits::{Fit, Fitted, Predict, Reseed, RuleModel};
 
 /// One-vs-rest parameters: the binary learner fitted once per class.
@@ -250,6 +251,55 @@ fn normalise_rows(scores: &mut [f64], k: usize) {
         } else if sum == 0.0 {
             row.iter_mut().for_each(|p| *p = 1.0 / k as f64);
         }
+    }
+}
+
+impl<M: Export> Export for OneVsRestModel<M> {
+    /// Each class's positive probability (its binary model's program, or
+    /// its constant), divided by their sum as [`Predict::predict`] does
+    /// (`1 / K` each when they sum to 0, unchanged when the sum is `NaN`).
+    fn export(&self, program: &mut ProgramBuilder) -> Result<Output, ExportError> {
+        if self.encoder.encoded_features() != program.schema().features.as_slice() {
+            return Err(ExportError::Schema(format!(
+                "the one-vs-rest model reads the columns [{}] but the model file's schema has [{}]",
+                self.encoder.schema().feature_names().join(", "),
+                program.schema().feature_names().join(", ")
+            )));
+        }
+        let mut positive = Vec::with_capacity(self.models.len());
+        for (c, model) in self.models.iter().enumerate() {
+            positive.push(match model {
+                ClassModel::Constant(p) => Expr::Const(*p),
+                ClassModel::Binary(m) => match m.export(program)? {
+                    Output::Classes(mut p) if p.len() == 2 => {
+                        let p1 = p.pop().expect("two probabilities");
+                        program.bind(p1)
+                    }
+                    _ => {
+                        return Err(ExportError::Output(format!(
+                            "the binary model of class '{}' does not give two class probabilities",
+                            self.classes()[c]
+                        )))
+                    }
+                },
+            });
+        }
+        let k = positive.len();
+        let sum = program.bind(Expr::sum(positive.iter().cloned()));
+        let positive_sum = Test::cmp(Cmp::Gt, sum.clone(), Expr::Const(0.0));
+        let zero_sum = Test::cmp(Cmp::Eq, sum.clone(), Expr::Const(0.0));
+        Ok(Output::Classes(
+            positive
+                .into_iter()
+                .map(|p| {
+                    Expr::when(
+                        positive_sum.clone(),
+                        p.clone() / sum.clone(),
+                        Expr::when(zero_sum.clone(), Expr::Const(1.0 / k as f64), p),
+                    )
+                })
+                .collect(),
+        ))
     }
 }
 

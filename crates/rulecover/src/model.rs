@@ -10,6 +10,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
+use rulecover_core::scoring::{ExportError, Output, Program, ProgramBuilder};
 use rulecover_core::{Dataset, InvalidModel, Predictions, RuleModel, RuleSet};
 
 use crate::error::{BoxedError, Error, Result};
@@ -65,6 +66,20 @@ pub trait ModelKind:
     fn chosen_params(&self) -> Vec<(String, f64)> {
         Vec::new()
     }
+
+    /// Writes the model as a scoring program over the raw columns of its
+    /// training schema ([`rulecover_core::scoring::Export`]), for the SQL
+    /// and Python exports.
+    ///
+    /// # Errors
+    /// The model's [`ExportError`].
+    fn export(&self, program: &mut ProgramBuilder) -> std::result::Result<Output, ExportError> {
+        let _ = program;
+        Err(ExportError::Unsupported(format!(
+            "{} has no exporter yet",
+            std::any::type_name::<Self>()
+        )))
+    }
 }
 
 /// Implements [`ModelKind`] for models that are [`rulecover_core::Predict`]
@@ -90,6 +105,13 @@ macro_rules! rule_model_kinds {
             fn classes(&self) -> &[String] {
                 rulecover_core::Fitted::classes(self)
             }
+
+            fn export(
+                &self,
+                program: &mut rulecover_core::scoring::ProgramBuilder,
+            ) -> std::result::Result<rulecover_core::scoring::Output, rulecover_core::scoring::ExportError> {
+                rulecover_core::scoring::Export::export(self, program)
+            }
         }
     )*};
 }
@@ -105,6 +127,7 @@ trait Object: fmt::Debug + Send + Sync + Any {
     fn one_vs_rest_classes(&self) -> Option<&[String]>;
     fn reading_missing_as_literals(&self) -> Option<Model>;
     fn chosen_params(&self) -> Vec<(String, f64)>;
+    fn export(&self, program: &mut ProgramBuilder) -> std::result::Result<Output, ExportError>;
     fn clone_box(&self) -> Box<dyn Object>;
     fn same(&self, other: &dyn Object) -> bool;
     fn as_any(&self) -> &dyn Any;
@@ -134,6 +157,9 @@ impl<M: ModelKind> Object for M {
     }
     fn chosen_params(&self) -> Vec<(String, f64)> {
         ModelKind::chosen_params(self)
+    }
+    fn export(&self, program: &mut ProgramBuilder) -> std::result::Result<Output, ExportError> {
+        ModelKind::export(self, program)
     }
     fn clone_box(&self) -> Box<dyn Object> {
         Box::new(self.clone())
@@ -236,6 +262,20 @@ impl Model {
     /// class (`None` for any other).
     pub fn one_vs_rest_classes(&self) -> Option<&[String]> {
         self.0.one_vs_rest_classes()
+    }
+
+    /// The model as a scoring program over the raw columns of `schema`
+    /// (its training schema), [`ModelKind::export`].
+    ///
+    /// # Errors
+    /// The model's [`ExportError`].
+    pub fn program(
+        &self,
+        schema: &rulecover_core::Schema,
+    ) -> std::result::Result<Program, ExportError> {
+        let mut builder = ProgramBuilder::new(schema.clone());
+        let output = self.0.export(&mut builder)?;
+        builder.finish(output)
     }
 
     /// The parameters the fit chose itself ([`ModelKind::chosen_params`]).
