@@ -33,7 +33,7 @@ venv="$(mktemp -d)/venv"
 trap 'rm -rf "$(dirname "$venv")"' EXIT
 python3 -m venv "$venv"
 "$venv/bin/pip" install -q --upgrade pip
-"$venv/bin/pip" install -q maturin scikit-learn pandas pytest "dask[distributed]"
+"$venv/bin/pip" install -q maturin scikit-learn pandas pytest "dask[distributed]" duckdb "psycopg[binary]"
 build_start=$(date +%s)
 log="$(dirname "$venv")/build.log"
 if ! "$venv/bin/pip" install -v "$repo/python" >"$log" 2>&1; then

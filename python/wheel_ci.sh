@@ -50,7 +50,7 @@ fi
 # then the wheel alone, with no Rust toolchain on the PATH.
 python3 -m venv "$work/venv"
 "$work/venv/bin/pip" install -q --upgrade pip
-"$work/venv/bin/pip" install -q numpy scikit-learn pandas pytest "dask[distributed]"
+"$work/venv/bin/pip" install -q numpy scikit-learn pandas pytest "dask[distributed]" duckdb "psycopg[binary]"
 no_rust_path="$(echo "$PATH" | tr ':' '\n' | while read -r d; do
   [ -n "$d" ] && [ ! -e "$d/cargo" ] && [ ! -e "$d/rustc" ] && echo "$d"
 done | paste -sd: -)"

@@ -335,6 +335,31 @@ class RulecoverEstimator(BaseEstimator):
         check_is_fitted(self, "_model")
         return self._model.render_rules() or ""
 
+    # -- export ----------------------------------------------------------------
+
+    def to_sql(self, dialect="sqlite", table="data", keep=(), unseen="null"):
+        """The model as one SQL ``SELECT`` over ``table`` (``rulecover export``).
+
+        The query reads the training columns by name and writes, per row, the
+        ``keep`` columns unchanged, then ``label`` and one probability column
+        per class (``value`` for a regressor), as ``predict_proba`` gives them
+        (missing values are ``NULL``). ``dialect`` is ``"sqlite"`` (3.35 or
+        later, with its math functions), ``"duckdb"`` or ``"postgres"`` (13 or
+        later). A categorical level not seen at fit gives ``NULL`` outputs
+        (``unseen="null"``) or is read as missing (``unseen="missing"``).
+        """
+        check_is_fitted(self, "_model")
+        if isinstance(keep, str):
+            keep = [keep]
+        return self._model.to_sql(str(dialect), str(table), [str(k) for k in keep], str(unseen))
+
+    def to_python(self):
+        """The model as the source of one dependency-free Python module with
+        ``predict(row)`` and ``predict_proba(row)`` (``row`` a dict from column
+        name to value)."""
+        check_is_fitted(self, "_model")
+        return self._model.to_python()
+
     # -- model file ------------------------------------------------------------
 
     def save(self, path):

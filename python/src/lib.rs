@@ -207,6 +207,39 @@ impl PyFittedModel {
         self.inner.render_rules()
     }
 
+    /// The model as one SQL query over `table` (`rulecover export
+    /// --format sql`): `dialect` is sqlite, duckdb or postgres; `keep`
+    /// columns pass through; `unseen` is null or missing.
+    fn to_sql(&self, dialect: &str, table: &str, keep: Vec<String>, unseen: &str) -> PyResult<String> {
+        use rulecover::export::{Dialect, SqlOptions, Unseen};
+        let dialect = Dialect::parse(dialect).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "dialect '{dialect}' is not one of sqlite, duckdb, postgres"
+            ))
+        })?;
+        let unseen = match unseen {
+            "null" => Unseen::Null,
+            "missing" => Unseen::Missing,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "unseen '{other}' is not one of null, missing"
+                )))
+            }
+        };
+        let options = SqlOptions {
+            keep,
+            unseen,
+            ..SqlOptions::new(dialect, table)
+        };
+        self.inner.to_sql(&options).map_err(errors::registry)
+    }
+
+    /// The model as one dependency-free Python module (`rulecover export
+    /// --format python`).
+    fn to_python(&self) -> PyResult<String> {
+        self.inner.to_python().map_err(errors::registry)
+    }
+
     /// The model file's text.
     fn to_json(&self) -> PyResult<String> {
         self.inner.to_json().map_err(errors::registry)

@@ -639,8 +639,39 @@ mod tests {
         }
     }
 
+    impl Export for StumpModel {
+        fn export(&self, program: &mut ProgramBuilder) -> Result<Output, ExportError> {
+            let x = program.encoded_features(&self.encoder)?[self.feature].clone();
+            let p = program.bind(Expr::when(
+                Test::cmp(Cmp::Gt, x, Expr::Const(self.threshold)),
+                Expr::Const(self.above),
+                Expr::Const(self.below),
+            ));
+            Ok(Output::Classes(vec![Expr::Const(1.0) - p.clone(), p]))
+        }
+    }
+
     fn blobs() -> Dataset {
         generate::blobs(200, 4, 3, 11)
+    }
+
+    #[test]
+    fn the_exported_program_predicts_as_the_model() {
+        let data = blobs();
+        let model = OneVsRest::new(Stump {
+            feature: 1,
+            seed: 5,
+        })
+        .fit(&data)
+        .unwrap();
+        let program = crate::scoring::Program::of(&model, crate::Schema::of(&data)).unwrap();
+        // A missing value too: every stump then predicts its `below` share.
+        let mut columns: Vec<Vec<f64>> = (0..data.n_features())
+            .map(|j| data.column(j).to_vec())
+            .collect();
+        columns[1][0] = f64::NAN;
+        let holed = Dataset::new("holed", data.features().to_vec(), columns, Target::None).unwrap();
+        assert_eq!(program.eval(&holed), model.predict(&holed).unwrap());
     }
 
     #[test]

@@ -240,6 +240,14 @@ pub enum Error {
         /// The panic's message.
         message: String,
     },
+    /// A model could not be exported as SQL or Python.
+    #[error("cannot export the '{method}' model: {source}")]
+    Export {
+        /// The model's method id.
+        method: String,
+        /// Why.
+        source: rulecover_core::scoring::ExportError,
+    },
     /// The registry's table and its builders disagree (a bug in this
     /// crate, reported instead of panicking).
     #[error("internal error in the method registry: {0}")]

@@ -54,6 +54,7 @@
 pub mod boostsrl;
 pub mod error;
 pub mod evaluate;
+pub mod export;
 pub mod file;
 mod fitted;
 pub mod generate;

@@ -155,13 +155,28 @@ pub struct MethodSpec {
     /// for forests and boosted ensembles, whose rules are their trees'
     /// every leaf).
     pub prints_rules_by_default: bool,
-    /// Whether its models can be exported to another runtime (none yet).
+    /// Whether its models can be written as SQL and Python (`rulecover
+    /// export`, [`crate::ModelKind::export`]): every tabular method; not
+    /// the relational ones.
     pub exportable: bool,
+}
+
+/// Whether `tasks` hold the relational task (a `const` loop: the specs
+/// are statics).
+const fn relational(tasks: &[Task]) -> bool {
+    let mut i = 0;
+    while i < tasks.len() {
+        if matches!(tasks[i], Task::Relational) {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }
 
 impl MethodSpec {
     /// A method learning `tasks` with `params`: no aliases, no grid, not
-    /// one-vs-rest, rules printed by default, not exportable.
+    /// one-vs-rest, rules printed by default, exportable unless relational.
     pub const fn new(
         id: &'static str,
         summary: &'static str,
@@ -181,7 +196,7 @@ impl MethodSpec {
             smoke: &[],
             one_vs_rest: false,
             prints_rules_by_default: true,
-            exportable: false,
+            exportable: !relational(tasks),
         }
     }
 

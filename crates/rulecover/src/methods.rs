@@ -192,6 +192,10 @@ mod tests {
                 "ann"
             ]
         );
-        assert!(methods().iter().all(|m| !m.spec().exportable));
+        for m in methods() {
+            let spec = m.spec();
+            let relational = spec.tasks.contains(&Task::Relational);
+            assert_eq!(spec.exportable, !relational, "{}", spec.id);
+        }
     }
 }

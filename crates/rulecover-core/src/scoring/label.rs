@@ -67,3 +67,50 @@ impl Program {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataset::Feature;
+    use crate::predictions::argmax;
+    use crate::schema::{Schema, TargetSchema};
+    use crate::scoring::ProgramBuilder;
+
+    /// A program whose class probabilities are its inputs, so that the
+    /// label bindings can be checked against `argmax` on any values.
+    fn identity(k: usize) -> Program {
+        let schema = Schema {
+            features: (0..k).map(|j| Feature::numeric(format!("p{j}"))).collect(),
+            target: TargetSchema::Classes((0..k).map(|c| format!("c{c}")).collect()),
+        };
+        let b = ProgramBuilder::new(schema);
+        let outputs = (0..k).map(Expr::Input).collect();
+        b.finish(Output::Classes(outputs)).unwrap()
+    }
+
+    /// Evaluates the labelled bindings on one row.
+    fn label_of(l: &Labelled, row: &[f64]) -> usize {
+        let mut vars = Vec::new();
+        for e in &l.bindings {
+            let v = e.eval(row, &vars);
+            vars.push(v);
+        }
+        l.label.as_ref().unwrap().eval(row, &vars) as usize
+    }
+
+    #[test]
+    fn the_label_is_argmax_with_its_ties_and_nans() {
+        let values = [0.0, 0.25, 0.5, f64::NAN];
+        for k in 1..=4 {
+            let program = identity(k);
+            let labelled = program.labelled();
+            // Every row of k values drawn from `values`.
+            for code in 0..values.len().pow(k as u32) {
+                let row: Vec<f64> = (0..k)
+                    .map(|j| values[(code / values.len().pow(j as u32)) % values.len()])
+                    .collect();
+                assert_eq!(label_of(&labelled, &row), argmax(&row), "{row:?}");
+            }
+        }
+    }
+}

@@ -411,3 +411,44 @@ fn test(d: Dialect, t: &Test) -> String {
         Test::Not(t) => format!("(NOT {})", test(d, t)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_read_back_exactly_by_each_dialect() {
+        assert_eq!(Dialect::Sqlite.number(0.1), "0.1");
+        assert_eq!(Dialect::Sqlite.number(-2.5), "(-2.5)");
+        assert_eq!(Dialect::Sqlite.number(1.0), "1.0");
+        assert_eq!(Dialect::Sqlite.number(f64::INFINITY), "9e999");
+        assert_eq!(
+            Dialect::Postgres.number(1e-7),
+            "CAST('1e-7' AS DOUBLE PRECISION)"
+        );
+        assert_eq!(
+            Dialect::DuckDb.number(f64::NEG_INFINITY),
+            "CAST('-Infinity' AS DOUBLE)"
+        );
+        assert_eq!(
+            Dialect::Postgres.number(f64::NAN),
+            "CAST(NULL AS DOUBLE PRECISION)"
+        );
+        // Rust's shortest round-trip digits parse back to the same double.
+        for v in [
+            0.1,
+            1.0 / 3.0,
+            2.0f64.powi(-1074),
+            f64::MAX,
+            123456789.123456789,
+        ] {
+            assert_eq!(format!("{v:?}").parse::<f64>().unwrap(), v);
+        }
+    }
+
+    #[test]
+    fn identifiers_and_text_are_quoted() {
+        assert_eq!(ident("a\"b"), "\"a\"\"b\"");
+        assert_eq!(text("it's"), "'it''s'");
+    }
+}

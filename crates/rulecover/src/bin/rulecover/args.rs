@@ -25,6 +25,8 @@ pub enum Command {
     Rules(RulesArgs),
     /// List the methods, their parameters and defaults.
     Methods(MethodsArgs),
+    /// Write a saved model as one SQL query or one Python module.
+    Export(ExportArgs),
     /// Cross-validate methods side by side on a CSV file.
     Evaluate(EvaluateArgs),
     /// Write a generated data set (a CSV table, or a relational folder).
@@ -210,6 +212,63 @@ pub struct RulesArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: RuleFormatArg,
+}
+
+/// What `rulecover export` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormatArg {
+    /// One SQL SELECT over a table.
+    Sql,
+    /// One dependency-free Python module.
+    Python,
+}
+
+/// The SQL engine of `rulecover export --format sql`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DialectArg {
+    /// SQLite 3.35 or later, with its math functions.
+    Sqlite,
+    /// DuckDB.
+    Duckdb,
+    /// PostgreSQL 13 or later.
+    Postgres,
+}
+
+/// What the SQL gives for a categorical level not seen at fit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum UnseenArg {
+    /// NULL outputs for the row (`predict` refuses such a row).
+    Null,
+    /// Read the level as a missing value (the library's
+    /// `FittedModel::predict_with(.., UnseenLevel::Missing)`).
+    Missing,
+}
+
+/// `rulecover export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The saved model.
+    #[arg(long, value_name = "FILE")]
+    pub model: PathBuf,
+    /// What to write.
+    #[arg(long, value_enum, default_value = "sql")]
+    pub format: ExportFormatArg,
+    /// The SQL engine.
+    #[arg(long, value_enum, default_value = "sqlite")]
+    pub dialect: DialectArg,
+    /// The table (or view) the query reads; `schema.table` is allowed.
+    #[arg(long, value_name = "T", default_value = "data")]
+    pub table: String,
+    /// Columns the query passes through before its outputs (a row key),
+    /// comma separated.
+    #[arg(long, value_name = "COL,...", value_parser = comma_list)]
+    pub keep: Vec<Vec<String>>,
+    /// What a categorical level not seen at fit gives.
+    #[arg(long, value_enum, default_value = "null")]
+    pub unseen: UnseenArg,
+    /// Write to this file instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
 }
 
 /// `rulecover methods`.

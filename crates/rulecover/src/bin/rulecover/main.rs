@@ -70,6 +70,7 @@ fn main() -> ExitCode {
         Command::Predict(a) => predict(a),
         Command::Rules(a) => rules(a),
         Command::Methods(a) => methods(a),
+        Command::Export(a) => export(a),
         Command::Evaluate(a) => evaluate(a),
         Command::Generate(a) => generate(a),
         Command::Relational(RelationalCommand::Learn(a)) => relational::learn(a),
@@ -208,6 +209,35 @@ fn rules(a: RulesArgs) -> Outcome {
         "{header}{}",
         output::render_rule_set(&set, format)
     ));
+    Ok(())
+}
+
+fn export(a: ExportArgs) -> Outcome {
+    use rulecover::export::{Dialect, SqlOptions, Unseen};
+    let model = FittedModel::load(&a.model)?;
+    let text = match a.format {
+        ExportFormatArg::Python => model.to_python()?,
+        ExportFormatArg::Sql => {
+            let dialect = match a.dialect {
+                DialectArg::Sqlite => Dialect::Sqlite,
+                DialectArg::Duckdb => Dialect::DuckDb,
+                DialectArg::Postgres => Dialect::Postgres,
+            };
+            let options = SqlOptions {
+                keep: a.keep.into_iter().flatten().collect(),
+                unseen: match a.unseen {
+                    UnseenArg::Null => Unseen::Null,
+                    UnseenArg::Missing => Unseen::Missing,
+                },
+                ..SqlOptions::new(dialect, a.table)
+            };
+            model.to_sql(&options)?
+        }
+    };
+    match &a.out {
+        Some(path) => write_atomically(path, text.as_bytes())?,
+        None => print(&text),
+    }
     Ok(())
 }
 
