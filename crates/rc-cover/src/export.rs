@@ -2,7 +2,7 @@
 //! models: the class-count vote of MIRCO (and RCBoost, which predicts by
 //! the same vote) and the weighted vote of RUX (and RUG), written over
 //! the raw columns from the same numbers in the same order as
-//! [`crate::vote`] and [`crate::WeightedRuleModel`]'s `predict`.
+//! [`crate::vote()`] and [`crate::WeightedRuleModel`]'s `predict`.
 //!
 //! Prediction refuses a missing numeric value; a missing categorical
 //! value is read as no level by a one-hot encoder, which the programs do
@@ -53,7 +53,7 @@ fn share(a: Expr, b: &Expr, otherwise: Expr) -> Expr {
     )
 }
 
-/// The output of [`crate::vote`] for the rules `rules` with their
+/// The output of [`crate::vote()`] for the rules `rules` with their
 /// training statistics `stats`, on the features `encoder` gives: the
 /// rules fully satisfied add their class counts (regression: their means,
 /// averaged); a row none covers gets every rule's statistics times the
