@@ -441,6 +441,23 @@ impl Predict for RcBoostModel {
     }
 }
 
+impl rulecover_core::scoring::Export for RcBoostModel {
+    /// The vote `predict` takes ([`rc_cover::export::vote_output`]).
+    fn export(
+        &self,
+        program: &mut rulecover_core::scoring::ProgramBuilder,
+    ) -> std::result::Result<rulecover_core::scoring::Output, rulecover_core::scoring::ExportError>
+    {
+        rc_cover::export::vote_output(
+            program,
+            &self.encoder,
+            &self.rules,
+            &self.stats,
+            self.n_classes,
+        )
+    }
+}
+
 impl CheckParams for RcBoostParams {
     type ParamError = Error;
 

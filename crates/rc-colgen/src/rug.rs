@@ -538,6 +538,17 @@ impl Predict for RugModel {
     }
 }
 
+impl rulecover_core::scoring::Export for RugModel {
+    /// The program of its [`WeightedRuleModel`] (the same weighted vote).
+    fn export(
+        &self,
+        program: &mut rulecover_core::scoring::ProgramBuilder,
+    ) -> std::result::Result<rulecover_core::scoring::Output, rulecover_core::scoring::ExportError>
+    {
+        self.model.export(program)
+    }
+}
+
 impl RuleModel for RugModel {
     fn n_rules(&self) -> usize {
         self.model.n_rules()

@@ -49,6 +49,7 @@
 
 pub mod error;
 pub mod exact;
+pub mod export;
 pub mod greedy;
 pub mod input;
 pub mod mirco;

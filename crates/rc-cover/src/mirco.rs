@@ -371,6 +371,23 @@ impl Predict for MircoModel {
     }
 }
 
+impl rulecover_core::scoring::Export for MircoModel {
+    /// The vote `predict` takes ([`crate::export::vote_output`]).
+    fn export(
+        &self,
+        program: &mut rulecover_core::scoring::ProgramBuilder,
+    ) -> std::result::Result<rulecover_core::scoring::Output, rulecover_core::scoring::ExportError>
+    {
+        crate::export::vote_output(
+            program,
+            &self.encoder,
+            &self.rules,
+            &self.stats,
+            self.n_classes,
+        )
+    }
+}
+
 impl RuleModel for MircoModel {
     fn n_rules(&self) -> usize {
         self.rules.len()

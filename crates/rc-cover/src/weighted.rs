@@ -421,6 +421,24 @@ impl Predict for WeightedRuleModel {
     }
 }
 
+impl rulecover_core::scoring::Export for WeightedRuleModel {
+    /// The weighted vote `predict` takes, every rule used
+    /// ([`crate::export::weighted_vote_output`]).
+    fn export(
+        &self,
+        program: &mut rulecover_core::scoring::ProgramBuilder,
+    ) -> std::result::Result<rulecover_core::scoring::Output, rulecover_core::scoring::ExportError>
+    {
+        crate::export::weighted_vote_output(
+            program,
+            &self.encoder,
+            self.n_classes,
+            &self.rules,
+            &self.fallback,
+        )
+    }
+}
+
 impl RuleModel for WeightedRuleModel {
     fn n_rules(&self) -> usize {
         self.rules.len()

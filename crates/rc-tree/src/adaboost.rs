@@ -22,7 +22,7 @@ use crate::tree::Tree;
 use rulecover_core::Rng;
 
 /// `np.finfo(np.float64).eps`, the floor probabilities are clipped to.
-const PROBA_EPS: f64 = f64::EPSILON;
+pub(crate) const PROBA_EPS: f64 = f64::EPSILON;
 
 /// A fitted AdaBoost classifier.
 ///

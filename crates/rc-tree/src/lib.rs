@@ -160,6 +160,7 @@ mod decision_tree;
 mod draw;
 mod encode;
 pub mod error;
+mod export;
 mod forest;
 mod gboost;
 pub mod params;
