@@ -16,7 +16,7 @@ use rulecover_core::{
 /// missing); class by a rotated boundary and the colour.
 fn data(n: usize, seed: u64, n_classes: usize) -> Dataset {
     let mut rng = Rng::new(seed);
-    let mut cols = vec![Vec::with_capacity(n); 5];
+    let mut cols: Vec<Vec<f64>> = vec![Vec::new(); 5];
     let mut labels = Vec::with_capacity(n);
     for _ in 0..n {
         let (x, y, u, v) = (rng.normal(), rng.normal(), rng.next_f64(), rng.normal());

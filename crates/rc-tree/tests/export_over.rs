@@ -10,7 +10,7 @@ use rulecover_core::{Dataset, Feature, Fit, Fitted, Predict, Predictions, Rng, S
 
 fn data(n: usize, seed: u64, n_classes: usize) -> Dataset {
     let mut rng = Rng::new(seed);
-    let mut cols = vec![Vec::with_capacity(n); 3];
+    let mut cols: Vec<Vec<f64>> = vec![Vec::new(); 3];
     let (mut labels, mut values) = (Vec::new(), Vec::new());
     for _ in 0..n {
         let (x, y, c) = (rng.normal(), rng.normal(), rng.below(3));
