@@ -94,6 +94,7 @@ pub mod binarize;
 mod bits;
 mod colgen;
 pub mod error;
+pub mod export;
 pub mod glm;
 mod gram;
 pub mod literal;

@@ -109,6 +109,7 @@ mod adam;
 pub mod data;
 mod encode;
 pub mod error;
+mod export;
 mod loss;
 pub mod margin;
 mod mlp;

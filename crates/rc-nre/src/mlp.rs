@@ -63,16 +63,21 @@ impl Mlp {
         DMatrixView::from_slice(&self.params[..self.p * self.h], self.p, self.h)
     }
 
-    fn b1(&self) -> &[f64] {
+    /// The input weights of hidden unit `j` (column `j` of `W₁ᵀ`).
+    pub(crate) fn unit_weights(&self, j: usize) -> &[f64] {
+        &self.params[j * self.p..(j + 1) * self.p]
+    }
+
+    pub(crate) fn b1(&self) -> &[f64] {
         &self.params[self.p * self.h..self.p * self.h + self.h]
     }
 
-    fn w2(&self) -> &[f64] {
+    pub(crate) fn w2(&self) -> &[f64] {
         let o = self.p * self.h + self.h;
         &self.params[o..o + self.h]
     }
 
-    fn b2(&self) -> f64 {
+    pub(crate) fn b2(&self) -> f64 {
         self.params[self.params.len() - 1]
     }
 }
@@ -281,6 +286,11 @@ impl MlpModel {
     /// The training history.
     pub fn history(&self) -> &TrainHistory {
         &self.history
+    }
+
+    /// The loss it was trained with (its link from score to probability).
+    pub fn loss(&self) -> Loss {
+        self.loss
     }
 
     /// The score `f(x) = w₂ᵀ σ(W₁ z + b₁) + b₂` of every row (`z` the

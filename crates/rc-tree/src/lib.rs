@@ -170,6 +170,9 @@ mod splitter;
 mod threshold;
 mod tree;
 
+// Gradient boosting lowered over given feature values (a scoring program).
+mod export_over;
+
 pub use adaboost::AdaBoost;
 pub use decision_tree::DecisionTree;
 pub use error::{Error, Result};

@@ -6,11 +6,13 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use rc_glm::export::literal_test;
 use rc_glm::{
     AutoLambda, Binarizer, BinarizerParams, GlrmModel, GlrmParams, Pricing, RuleFitParams,
     RuleSpace, UnseenMissing,
 };
 use rc_tree::{GradientBoosting, GradientBoostingParams};
+use rulecover_core::scoring::{Export, ExportError, Expr, Output, ProgramBuilder};
 use rulecover_core::{Dataset, Fitted, OneVsRestModel, Predict, Predictions, Reseed, RuleModel};
 
 use crate::error::{BoxedError, Error, Result};
@@ -225,6 +227,9 @@ const GBT_PARAMS: &[ParamSpec] = &[
 ];
 
 impl ModelKind for GlrmModel {
+    fn export(&self, program: &mut ProgramBuilder) -> std::result::Result<Output, ExportError> {
+        Export::export(self, program)
+    }
     fn predict(&self, data: &Dataset) -> std::result::Result<Predictions, BoxedError> {
         Ok(Predict::predict(self, data)?)
     }
@@ -260,6 +265,9 @@ impl ModelKind for GlrmModel {
 }
 
 impl ModelKind for OneVsRestModel<GlrmModel> {
+    fn export(&self, program: &mut ProgramBuilder) -> std::result::Result<Output, ExportError> {
+        Export::export(self, program)
+    }
     fn predict(&self, data: &Dataset) -> std::result::Result<Predictions, BoxedError> {
         Ok(Predict::predict(self, data)?)
     }
@@ -317,6 +325,41 @@ impl GbtModel {
 }
 
 impl ModelKind for GbtModel {
+    /// Each primary literal of the binarizer as a 0/1 value of the raw
+    /// columns ([`Binarizer::indicator_dataset`]'s columns, with the
+    /// literals' missing-value semantics), the boosted trees over them
+    /// ([`GradientBoosting::export_over`]).
+    fn export(&self, program: &mut ProgramBuilder) -> std::result::Result<Output, ExportError> {
+        if self.binarizer.features() != program.schema().features.as_slice() {
+            return Err(ExportError::Schema(format!(
+                "the binarizer reads the columns [{}] but the model file's schema has [{}]",
+                self.binarizer
+                    .features()
+                    .iter()
+                    .map(|f| f.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                program.schema().feature_names().join(", ")
+            )));
+        }
+        let inputs: Vec<Expr> = (0..program.schema().n_features())
+            .map(|j| program.input(j))
+            .collect();
+        let literals = self.binarizer.literals();
+        let indicators: Vec<Expr> = self
+            .binarizer
+            .primary_literals()
+            .into_iter()
+            .map(|j| {
+                program.bind(Expr::when(
+                    literal_test(&literals[j], &inputs),
+                    Expr::Const(1.0),
+                    Expr::Const(0.0),
+                ))
+            })
+            .collect();
+        self.boosting.export_over(program, &indicators)
+    }
     fn predict(&self, data: &Dataset) -> std::result::Result<Predictions, BoxedError> {
         let x = self.indicators(data)?;
         Ok(Predict::predict(&self.boosting, &x)?)

@@ -6,6 +6,7 @@ use serde_json::Value;
 use rc_nre::{
     ConstantFeatures, Loss, MlpModel, MlpParams, NreInit, NreModel, NreParams, StopOn, TrainParams,
 };
+use rulecover_core::scoring::{Export, ExportError, Output, ProgramBuilder};
 use rulecover_core::{Dataset, Fitted, OneVsRestModel, Predict, Predictions, RuleModel};
 
 use crate::error::{BoxedError, Result};
@@ -18,6 +19,9 @@ use crate::params::{Args, ParamKind, ParamSpec};
 rule_model_kinds!(NreModel);
 
 impl ModelKind for OneVsRestModel<NreModel> {
+    fn export(&self, program: &mut ProgramBuilder) -> std::result::Result<Output, ExportError> {
+        Export::export(self, program)
+    }
     fn predict(&self, data: &Dataset) -> std::result::Result<Predictions, BoxedError> {
         Ok(Predict::predict(self, data)?)
     }
@@ -36,6 +40,9 @@ impl ModelKind for OneVsRestModel<NreModel> {
 }
 
 impl ModelKind for MlpModel {
+    fn export(&self, program: &mut ProgramBuilder) -> std::result::Result<Output, ExportError> {
+        Export::export(self, program)
+    }
     fn predict(&self, data: &Dataset) -> std::result::Result<Predictions, BoxedError> {
         Ok(Predict::predict(self, data)?)
     }
@@ -52,6 +59,9 @@ impl ModelKind for MlpModel {
 }
 
 impl ModelKind for OneVsRestModel<MlpModel> {
+    fn export(&self, program: &mut ProgramBuilder) -> std::result::Result<Output, ExportError> {
+        Export::export(self, program)
+    }
     fn predict(&self, data: &Dataset) -> std::result::Result<Predictions, BoxedError> {
         Ok(Predict::predict(self, data)?)
     }
