@@ -266,3 +266,37 @@ fn evaluate_plot_writes_an_svg_with_axes_and_one_entry_per_method() {
     // parse it with an XML parser).
     assert_eq!(svg.matches("<g").count(), svg.matches("</g>").count());
 }
+
+/// The command lines of the `sh` block under the root README's "Report"
+/// heading.
+fn readme_commands() -> Vec<Vec<String>> {
+    let readme = include_str!("../../../README.md");
+    let text = &readme[readme.find("## Report").expect("a Report section")..];
+    let start = text.find("```sh\n").expect("a ```sh block") + "```sh\n".len();
+    let end = start + text[start..].find("```").expect("the block ends");
+    text[start..end]
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| l.split_whitespace().map(str::to_string).collect())
+        .collect()
+}
+
+#[test]
+fn the_readme_report_commands_run_verbatim() {
+    let commands = readme_commands();
+    assert!(commands.iter().any(|c| c[1] == "report"));
+    let dir = Scratch::new("report-readme");
+    for words in &commands {
+        assert_eq!(words[0], "rulecover", "{words:?}");
+        let args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
+        ok_in(&dir.0, &args);
+    }
+    let html = read(&dir, "report.html");
+    assert!(html.contains("<span>accuracy</span>") && html.contains("<table id=\"rules\""));
+    assert_self_contained(&html);
+    let svg = read(&dir, "evaluate.svg");
+    for m in ["dt", "rux-rf", "rf"] {
+        assert!(svg.contains(&format!("class=\"legend-entry\" data-method=\"{m}\"")));
+    }
+}

@@ -48,7 +48,7 @@ pub(crate) fn bar_cell(share: Option<f64>, text: &str, class: &str) -> String {
         Some(s) if s.is_finite() => {
             let width = (s.clamp(0.0, 1.0) * 100.0 * 10.0).round() / 10.0;
             format!(
-                "<td class=\"num\" data-v=\"{s}\"><span class=\"bar {class}\"><span style=\"width:{width}%\"></span></span> {}</td>",
+                "<td class=\"barcell\" data-v=\"{s}\"><span class=\"bar {class}\"><span style=\"width:{width}%\"></span></span> {}</td>",
                 escape(text)
             )
         }
@@ -80,6 +80,8 @@ table.rules thead th:after{content:" \2195";color:#bbb}
 table.rules thead th[aria-sort=ascending]:after{content:" \2191";color:#333}
 table.rules thead th[aria-sort=descending]:after{content:" \2193";color:#333}
 td.num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
+td.barcell{white-space:nowrap;font-variant-numeric:tabular-nums}
+.cards h3{margin-top:0;font-size:1em}
 td.rule{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.95em}
 .bar{display:inline-block;width:60px;height:.7em;background:#eee;vertical-align:middle;border-radius:2px;overflow:hidden}
 .bar span{display:block;height:100%;background:#4c78a8}

@@ -82,14 +82,14 @@ fn labelled(model: &FittedModel, data: &Dataset) -> Result<Dataset> {
     Ok(model.schema().align(data, UnseenLevel::Error)?)
 }
 
-/// The full report page of `model`, scored on `data` when given (a
-/// labelled table, read by column name, e.g.
-/// [`crate::io::read_labelled_for_schema`]).
+/// The full report page of `model`, scored on `data` when given (read by
+/// column name, e.g. [`crate::io::read_labelled_for_schema`]): labelled,
+/// with the metrics, the class balance and each rule's precision and
+/// support; without a target, each rule's support only.
 ///
 /// # Errors
-/// [`crate::Error::NoLabel`] when `data` has no target; the errors of
-/// [`FittedModel::predict`] on `data` (a missing column, an unseen level
-/// or class).
+/// The errors of [`FittedModel::predict`] on `data` (a missing column, an
+/// unseen level or class).
 pub fn html(model: &FittedModel, data: Option<&Dataset>, opts: &ReportOptions) -> Result<String> {
     let spec = model.spec();
     let title = opts
@@ -105,17 +105,26 @@ pub fn html(model: &FittedModel, data: Option<&Dataset>, opts: &ReportOptions) -
     body.push_str("</p>\n");
     body.push_str(&method_section(model));
 
-    let aligned = data.map(|d| labelled(model, d)).transpose()?;
+    let aligned = data
+        .map(|d| model.schema().align(d, UnseenLevel::Error))
+        .transpose()?;
     let set = model.rule_set();
-    if let Some(data) = &aligned {
+    let labelled = aligned.as_ref().filter(|d| d.has_target());
+    if let Some(data) = labelled {
         body.push_str(&data_section(model, data)?);
     }
     match &set {
         Some(set) => {
             let stats = aligned.as_ref().map(|d| rule_stats(set, d));
-            let classes = aligned.as_ref().is_none_or(Dataset::is_classification);
+            let measure = labelled.map(|d| {
+                if d.is_classification() {
+                    Measure::Precision
+                } else {
+                    Measure::MeanTarget
+                }
+            });
             let _ = writeln!(body, "<h2>Rules ({})</h2>", set.len());
-            body.push_str(&rules_table(set, stats.as_deref(), classes));
+            body.push_str(&rules_table(set, stats.as_deref(), measure));
             if !set.is_empty() {
                 body.push_str("<h2>Contribution</h2>\n");
                 body.push_str(&svg::contribution_chart(set, opts.top));
@@ -126,7 +135,7 @@ pub fn html(model: &FittedModel, data: Option<&Dataset>, opts: &ReportOptions) -
                 body,
                 "<h2>Rules</h2>\n<p class=\"norules\">This model ({}) has no rules: it is not a rule model, so there is no rule table or contribution chart{}.</p>\n",
                 html::escape(model.kind()),
-                if aligned.is_some() {
+                if labelled.is_some() {
                     "; its metrics are above"
                 } else {
                     ""
@@ -148,7 +157,7 @@ pub fn rules_html(model: &FittedModel) -> String {
         html::escape(&params_text(model))
     );
     match model.rule_set() {
-        Some(set) => out.push_str(&rules_table(&set, None, true)),
+        Some(set) => out.push_str(&rules_table(&set, None, None)),
         None => {
             let _ = write!(
                 out,
@@ -291,13 +300,22 @@ fn data_section(model: &FittedModel, data: &Dataset) -> Result<String> {
     Ok(out)
 }
 
+/// What the rules table shows of each rule on labelled data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Measure {
+    /// Classes: the share of the covered rows of the predicted class.
+    Precision,
+    /// A real target: the mean target of the covered rows.
+    MeanTarget,
+}
+
 /// The rules table: number, class (one-vs-rest), rule, outcome, weight,
-/// training coverage, and with `stats` precision (or the mean target) and
-/// support on the data.
+/// training coverage, and with `stats` the support on the data, after
+/// the `measure` of labelled data.
 fn rules_table(
     set: &rulecover_core::RuleSet,
     stats: Option<&[Option<RuleStats>]>,
-    classes: bool,
+    measure: Option<Measure>,
 ) -> String {
     let rows = rule_rows(set);
     let by_class = rows.iter().any(|r| r.class.is_some());
@@ -311,11 +329,12 @@ fn rules_table(
         "<th>rule</th><th>outcome</th><th>weight</th><th>train coverage</th><th>length</th>",
     );
     if stats.is_some() {
-        let _ = write!(
-            out,
-            "<th>{}</th><th>support</th>",
-            if classes { "precision" } else { "mean target" }
-        );
+        match measure {
+            Some(Measure::Precision) => out.push_str("<th>precision</th>"),
+            Some(Measure::MeanTarget) => out.push_str("<th>mean target</th>"),
+            None => {}
+        }
+        out.push_str("<th>support</th>");
     }
     out.push_str("</tr></thead>\n<tbody>\n");
     for (k, r) in rows.iter().enumerate() {
@@ -344,36 +363,44 @@ fn rules_table(
             r.length
         );
         if let Some(stats) = stats {
-            match stats.get(k).copied().flatten() {
-                Some(s) => {
-                    let text = s.precision.map_or("–".to_string(), |p| html::num(Some(p)));
-                    if classes {
-                        out.push_str(&html::bar_cell(s.precision, &text, "precision"));
-                    } else {
-                        let _ = write!(
-                            out,
-                            "<td class=\"num\" data-v=\"{}\">{}</td>",
-                            s.precision.map_or(String::new(), finite),
-                            text
-                        );
-                    }
+            let s = stats.get(k).copied().flatten();
+            let text = s
+                .and_then(|s| s.precision)
+                .map_or("–".to_string(), |p| html::num(Some(p)));
+            match measure {
+                Some(Measure::Precision) => {
                     out.push_str(&html::bar_cell(
-                        Some(s.support),
-                        &format!("{} ({:.1}%)", s.covered, s.support * 100.0),
-                        "support",
+                        s.and_then(|s| s.precision),
+                        &text,
+                        "precision",
                     ));
                 }
-                None => out.push_str("<td data-v=\"\">–</td><td data-v=\"\">–</td>"),
+                Some(Measure::MeanTarget) => {
+                    let _ = write!(
+                        out,
+                        "<td class=\"num\" data-v=\"{}\">{}</td>",
+                        s.and_then(|s| s.precision).map_or(String::new(), finite),
+                        text
+                    );
+                }
+                None => {}
             }
+            out.push_str(&html::bar_cell(
+                s.map(|s| s.support),
+                &s.map_or(String::new(), |s| {
+                    format!("{} ({:.1}%)", s.covered, s.support * 100.0)
+                }),
+                "support",
+            ));
         }
         out.push_str("</tr>\n");
     }
     out.push_str("</tbody></table>\n");
     if stats.is_some() {
-        out.push_str(if classes {
-            "<p class=\"note\">Precision: the share of the rows a rule covers whose label is the class it predicts. Support: the rows it covers.</p>\n"
-        } else {
-            "<p class=\"note\">Mean target: of the rows a rule covers. Support: the rows it covers.</p>\n"
+        out.push_str(match measure {
+            Some(Measure::Precision) => "<p class=\"note\">Precision: the share of the rows a rule covers whose label is the class it predicts. Support: the rows it covers.</p>\n",
+            Some(Measure::MeanTarget) => "<p class=\"note\">Mean target: of the rows a rule covers. Support: the rows it covers.</p>\n",
+            None => "<p class=\"note\">Support: the rows of the data a rule covers (the data has no labels).</p>\n",
         });
     }
     out

@@ -117,7 +117,10 @@ pub(crate) fn contribution_chart(set: &RuleSet, top: usize) -> String {
     if !rest.is_empty() {
         let sum: f64 = rest.iter().map(|&k| c.shares[k]).sum();
         bars.push((
-            format!("{} other rules", rest.len()),
+            match rest.len() {
+                1 => "1 other rule".to_string(),
+                n => format!("{n} other rules"),
+            },
             sum,
             format!("the {} rules not shown, together", rest.len()),
         ));
@@ -184,7 +187,7 @@ fn score_of(report: &EvalReport) -> (&'static str, &'static str) {
 /// directions; one colour and one legend entry per method. A method
 /// without rules is a dashed line at its mean score, a failed method a
 /// legend entry only. The rules axis is logarithmic when the counts span
-/// more than a factor of 30.
+/// more than a factor of 10.
 pub fn evaluate_plot(report: &EvalReport) -> String {
     let (column, name) = score_of(report);
     let score = |m: &rulecover_core::metrics::Metrics| {
@@ -208,7 +211,7 @@ pub fn evaluate_plot(report: &EvalReport) -> String {
     }
     let x_max = xs.iter().copied().fold(1.0f64, f64::max);
     let x_min = xs.iter().copied().fold(f64::INFINITY, f64::min).max(1.0);
-    let log = x_max / x_min > 30.0;
+    let log = x_max / x_min > 10.0;
     let (x_lo, x_hi) = if log {
         (
             10f64.powf(x_min.log10().floor()),
