@@ -248,7 +248,7 @@ fn evaluate_plot_writes_an_svg_with_axes_and_one_entry_per_method() {
     let svg = read(&dir, "p.svg");
     assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
     assert!(svg.trim_end().ends_with("</svg>"));
-    assert!(svg.contains(">number of rules</text>"));
+    assert!(svg.contains("class=\"axis-title\"") && svg.contains(">number of rules"));
     assert!(svg.contains(">accuracy (test folds; mean ± 1 std)</text>"));
     for m in methods {
         assert_eq!(
