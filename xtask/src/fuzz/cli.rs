@@ -166,7 +166,9 @@ fn run(input: &[u8]) -> Verdict {
                 .and_then(|p| rulecover::resolve_params(&a.method, &p))
                 .is_ok()
         }
-        Command::Predict(_) | Command::Rules(_) | Command::Relational(_) => true,
+        Command::Predict(_) | Command::Rules(_) | Command::Report(_) | Command::Relational(_) => {
+            true
+        }
     };
     if ok {
         Verdict::Accepted
