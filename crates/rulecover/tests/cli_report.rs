@@ -300,3 +300,49 @@ fn the_readme_report_commands_run_verbatim() {
         assert!(svg.contains(&format!("class=\"legend-entry\" data-method=\"{m}\"")));
     }
 }
+
+#[test]
+fn report_of_a_regression_model_has_r2_rmse_and_mean_targets() {
+    let dir = Scratch::new("report-regression");
+    let mut csv = String::from("a,b,y\n");
+    for i in 0..120 {
+        let (a, b) = ((i * 37 % 100) as f64 / 100.0, (i * 53 % 100) as f64 / 100.0);
+        let y = 3.0 * f64::from(u8::from(a > 0.5)) + b;
+        csv.push_str(&format!("{a},{b},{y}\n"));
+    }
+    std::fs::write(dir.path("r.csv"), csv).unwrap();
+    ok_in(
+        &dir.0,
+        &[
+            "fit",
+            "--data",
+            "r.csv",
+            "--target",
+            "y",
+            "--task",
+            "regression",
+            "--method",
+            "dt",
+            "-p",
+            "max_depth=3",
+            "--out",
+            "m.json",
+        ],
+    );
+    ok_in(
+        &dir.0,
+        &[
+            "report", "--model", "m.json", "--data", "r.csv", "--target", "y", "--out", "r.html",
+        ],
+    );
+    let html = read(&dir, "r.html");
+    for needle in [
+        "<span>R²</span>",
+        "<span>RMSE</span>",
+        "<th>mean target</th>",
+    ] {
+        assert!(html.contains(needle), "no {needle}");
+    }
+    assert!(!html.contains("Class balance"));
+    assert_self_contained(&html);
+}
