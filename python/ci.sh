@@ -33,7 +33,10 @@ venv="$(mktemp -d)/venv"
 trap 'rm -rf "$(dirname "$venv")"' EXIT
 python3 -m venv "$venv"
 "$venv/bin/pip" install -q --upgrade pip
-"$venv/bin/pip" install -q maturin scikit-learn pandas pytest "dask[distributed]" duckdb "psycopg[binary]"
+# Playwright drives the system's Chromium (apt package `chromium`, which
+# .ci/run installs) in the report's browser test; its own browser builds
+# are not downloaded.
+"$venv/bin/pip" install -q maturin scikit-learn pandas pytest "dask[distributed]" duckdb "psycopg[binary]" playwright
 build_start=$(date +%s)
 log="$(dirname "$venv")/build.log"
 if ! "$venv/bin/pip" install -v "$repo/python" >"$log" 2>&1; then

@@ -59,7 +59,7 @@ def schema_of(model_path):
     from rulecover._native import FittedModel
 
     model = FittedModel.load(str(model_path))
-    return [(name, kind) for name, kind, _levels in model.features()], model.classes()
+    return [(name, kind) for name, kind, _levels in model.features], model.classes
 
 
 def read_rows(path):

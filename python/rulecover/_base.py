@@ -360,6 +360,55 @@ class RulecoverEstimator(BaseEstimator):
         check_is_fitted(self, "_model")
         return self._model.to_python()
 
+    # -- report ----------------------------------------------------------------
+
+    def report(self, X, y=None, path=None, top=20):
+        """The model's report as one self-contained HTML page (the page of
+        ``rulecover report``): the method and its parameters, the rules
+        table (sortable, filterable) with each rule's training coverage and
+        its support on ``X``; given ``y``, each rule's precision (or mean
+        target) on ``X``, the class balance and the metrics. ``top`` rules
+        get a bar each in the contribution chart. Writes the page to
+        ``path`` too when given. Returns the HTML text."""
+        check_is_fitted(self, "_model")
+        names, cols = self._columns(X, reset=False)
+        target, classes = None, None
+        if y is not None:
+            y = column_or_1d(np.asarray(y) if not hasattr(y, "iloc") else y.to_numpy())
+            if self._classifier:
+                classes = [str(c) for c in self.classes_]
+                index = {c: k for k, c in enumerate(classes)}
+                unknown = sorted({str(v) for v in y} - set(index))
+                if unknown:
+                    raise ValueError(
+                        f"y holds classes the model was not fitted on: {', '.join(unknown)}"
+                    )
+                codes = np.array([index[str(v)] for v in y], dtype=np.float64)
+                target = codes.tobytes()
+            else:
+                target = np.ascontiguousarray(y, dtype=np.float64).tobytes()
+        html = self._model.report(names, cols, target, classes, top)
+        if path is not None:
+            with open(os.fspath(path), "w", encoding="utf-8") as f:
+                f.write(html)
+        return html
+
+    def _repr_html_(self):
+        """The rules table in a notebook (sortable, filterable); the
+        estimator's usual representation before fitting."""
+        if getattr(self, "_model", None) is None:
+            from html import escape
+
+            return f"<pre>{escape(repr(self))}</pre>"
+        return self._model.rules_html()
+
+    def _repr_mimebundle_(self, **kwargs):
+        """Jupyter asks this before ``_repr_html_``: the rules table once
+        fitted, scikit-learn's diagram before."""
+        if getattr(self, "_model", None) is None:
+            return super()._repr_mimebundle_(**kwargs)
+        return {"text/plain": repr(self), "text/html": self._model.rules_html()}
+
     # -- model file ------------------------------------------------------------
 
     def save(self, path):

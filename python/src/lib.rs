@@ -238,6 +238,44 @@ impl PyFittedModel {
     /// --format python`).
     fn to_python(&self) -> PyResult<String> {
         self.inner.to_python().map_err(errors::registry)
+
+    /// The report page (`rulecover::report::html`): the columns
+    /// `names`/`cols` (read by name) with the target `y` (as `fit` takes
+    /// it: class indices into `classes`, or real values) when given; the
+    /// page without data when `names` is None. `top` rules get a bar each
+    /// in the contribution chart. The GIL is released while scoring.
+    #[pyo3(signature = (names=None, cols=None, y=None, classes=None, top=20))]
+    fn report(
+        &self,
+        py: Python<'_>,
+        names: Option<Vec<String>>,
+        cols: Option<Vec<Bound<'_, PyAny>>>,
+        y: Option<&[u8]>,
+        classes: Option<Vec<String>>,
+        top: usize,
+    ) -> PyResult<String> {
+        let data = match (names, cols) {
+            (Some(names), Some(cols)) => Some((columns(&names, &cols)?, names)),
+            _ => None,
+        };
+        let target = data::target(y, classes)?;
+        let model = &self.inner;
+        py.detach(move || -> PyResult<String> {
+            let data = data
+                .map(|(cols, names)| data::dataset(names, cols, target))
+                .transpose()?;
+            let opts = rulecover::report::ReportOptions {
+                top,
+                ..Default::default()
+            };
+            rulecover::report::html(model, data.as_ref(), &opts).map_err(errors::registry)
+        })
+    }
+
+    /// The compact HTML of the rules table (`rulecover::report::rules_html`),
+    /// for a notebook's `_repr_html_`.
+    fn rules_html(&self) -> String {
+        rulecover::report::rules_html(&self.inner)
     }
 
     /// The model file's text.

@@ -70,6 +70,14 @@ pub enum Error {
         /// The data set's name.
         data: String,
     },
+    /// Data to score a model on (a report's `--data`) has no label column.
+    #[error("'{data}' has no label column '{column}': scoring the model on it needs the labels")]
+    NoLabel {
+        /// The file or data set's name.
+        data: String,
+        /// The label column looked for.
+        column: String,
+    },
     /// A relational method was asked to fit a table.
     #[error("method '{method}' learns from relational data (facts and examples), not from a table: fit it with rulecover::fit_relational on an rc_logic::Problem")]
     Relational {

@@ -9,6 +9,8 @@
 //! - [`read_for_schema`]: a CSV to predict, read against a fitted model's
 //!   [`Schema`]: columns by name in any order, extra columns ignored, the
 //!   label column optional.
+//! - [`read_labelled_for_schema`]: the same with the label column read
+//!   as the model's classes, to score the model (`rulecover report`).
 //! - [`write_atomically`]: a file written to a temporary file in the same
 //!   folder and renamed into place, so that it is never half-written.
 
@@ -224,4 +226,40 @@ pub fn read_for_schema(path: &Path, schema: &Schema, opts: &PredictOptions) -> R
 /// [`crate::Error::Io`] naming the file.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     crate::file::write_atomically(path, bytes)
+}
+
+/// Reads the labelled CSV at `path` against a fitted model's `schema`, as
+/// [`read_for_schema`] does, with the labels of column `target` read as
+/// the model's classes (or real values): the data a report scores the
+/// model on.
+///
+/// # Errors
+/// As [`read_for_schema`]; [`crate::Error::NoLabel`] naming the file when
+/// it has no column `target`; a label the model was not fitted on is an
+/// [`crate::Error::Data`] naming the file, row and label.
+pub fn read_labelled_for_schema(
+    path: &Path,
+    schema: &Schema,
+    target: &str,
+    opts: &PredictOptions,
+) -> Result<Dataset> {
+    let missing = if opts.keep_missing {
+        Missing::Keep
+    } else {
+        Missing::Error
+    };
+    let csv = CsvOptions::default()
+        .target(target)
+        .schema(schema.clone())
+        .delimiter(opts.delimiter)
+        .missing_numeric(missing.numeric())
+        .missing_categorical(missing.categorical());
+    let data = read_csv(path, &csv)?;
+    if !data.has_target() {
+        return Err(crate::Error::NoLabel {
+            data: path.display().to_string(),
+            column: target.to_string(),
+        });
+    }
+    Ok(data)
 }

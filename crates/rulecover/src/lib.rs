@@ -42,6 +42,8 @@
 //!   file's `tuned` record.
 //! - [`FittedModel`] and [`RelationalFit`]: predict, expose their rules,
 //!   and save/load the one model file ([`FORMAT_VERSION`]).
+//! - [`report`]: a fitted model as one self-contained HTML page, and the
+//!   SVG plot of an evaluation.
 //! - [`io`], [`output`], [`evaluate`], [`generate`], [`boostsrl`]: what the
 //!   `rulecover` command line (and the Python package) build on: reading
 //!   tables by name, writing predictions and rule tables, cross-validating
@@ -68,6 +70,7 @@ pub mod model;
 pub mod output;
 pub mod params;
 mod relational;
+pub mod report;
 pub mod tune;
 mod tuning;
 

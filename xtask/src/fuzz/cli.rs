@@ -166,9 +166,11 @@ fn run(input: &[u8]) -> Verdict {
                 .and_then(|p| rulecover::resolve_params(&a.method, &p))
                 .is_ok()
         }
-        Command::Predict(_) | Command::Rules(_) | Command::Export(_) | Command::Relational(_) => {
-            true
-        }
+        Command::Predict(_)
+        | Command::Rules(_)
+        | Command::Export(_)
+        | Command::Report(_)
+        | Command::Relational(_) => true,
     };
     if ok {
         Verdict::Accepted

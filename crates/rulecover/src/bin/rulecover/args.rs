@@ -29,6 +29,9 @@ pub enum Command {
     Export(ExportArgs),
     /// Cross-validate methods side by side on a CSV file.
     Evaluate(EvaluateArgs),
+    /// Write a saved model as one self-contained HTML page (rules,
+    /// parameters, and with --data its scores on a labelled CSV file).
+    Report(ReportArgs),
     /// Write a generated data set (a CSV table, or a relational folder).
     Generate(GenerateArgs),
     /// Relational learning and inference in BoostSRL's folder layout.
@@ -316,6 +319,39 @@ pub struct EvaluateArgs {
     /// Tuning inside each outer fold.
     #[command(flatten)]
     pub tune: TuneArgs,
+    /// Also write an SVG plot of each method's score (accuracy for
+    /// classes, R² for a real target) against its number of rules.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+}
+
+/// `rulecover report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// The saved model.
+    #[arg(long, value_name = "FILE")]
+    pub model: PathBuf,
+    /// A labelled CSV file to score the model on (columns matched by
+    /// name): each rule's precision and support, the class balance and
+    /// the metrics.
+    #[arg(long, value_name = "FILE")]
+    pub data: Option<PathBuf>,
+    /// The label column of --data.
+    #[arg(long, value_name = "COL", default_value = "label")]
+    pub target: String,
+    /// Field delimiter of --data: one character, or `tab`.
+    #[arg(long, value_name = "C", default_value = ",", value_parser = delimiter)]
+    pub delimiter: u8,
+    /// Read missing values of --data as missing (NaN) instead of failing.
+    #[arg(long)]
+    pub keep_missing: bool,
+    /// Rules drawn one bar each in the contribution chart (the rest share
+    /// one bar).
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub top: usize,
+    /// Where to write the HTML page.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
 }
 
 /// `rulecover generate`.

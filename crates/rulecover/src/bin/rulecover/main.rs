@@ -21,7 +21,8 @@ use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use rulecover::evaluate::{assign_params, cross_validate_with, EvalOptions, Progress};
-use rulecover::io::{read_for_schema, read_training_table, write_atomically, Missing};
+use rulecover::io::{read_for_schema, read_labelled_for_schema, read_training_table};
+use rulecover::io::{write_atomically, Missing};
 use rulecover::io::{PredictOptions, TableOptions};
 use rulecover::output::{self, FitSummary, RuleFormat};
 use rulecover::{Error, FittedModel};
@@ -72,6 +73,7 @@ fn main() -> ExitCode {
         Command::Methods(a) => methods(a),
         Command::Export(a) => export(a),
         Command::Evaluate(a) => evaluate(a),
+        Command::Report(a) => report(a),
         Command::Generate(a) => generate(a),
         Command::Relational(RelationalCommand::Learn(a)) => relational::learn(a),
         Command::Relational(RelationalCommand::Infer(a)) => relational::infer(a),
@@ -309,6 +311,9 @@ fn evaluate(a: EvaluateArgs) -> Outcome {
         ReportFormatArg::Markdown => report.to_markdown(),
         ReportFormatArg::Json => report.to_json()? + "\n",
     };
+    if let Some(path) = &a.plot {
+        write_atomically(path, rulecover::report::evaluate_plot(&report).as_bytes())?;
+    }
     print(&text);
     let failed = report.failed();
     if !failed.is_empty() {
@@ -322,6 +327,34 @@ fn evaluate(a: EvaluateArgs) -> Outcome {
             ),
         });
     }
+    Ok(())
+}
+
+fn report(a: ReportArgs) -> Outcome {
+    let model = FittedModel::load(&a.model)?;
+    let data = match &a.data {
+        Some(path) => {
+            let opts = PredictOptions {
+                delimiter: a.delimiter,
+                keep_missing: a.keep_missing,
+            };
+            Some(read_labelled_for_schema(
+                path,
+                model.schema(),
+                &a.target,
+                &opts,
+            )?)
+        }
+        None => None,
+    };
+    let options = rulecover::report::ReportOptions {
+        top: a.top,
+        title: None,
+        source: Some(display(&a.model)),
+    };
+    let page = rulecover::report::html(&model, data.as_ref(), &options)?;
+    write_atomically(&a.out, page.as_bytes())?;
+    print(&format!("wrote {}\n", display(&a.out)));
     Ok(())
 }
 
