@@ -210,7 +210,13 @@ impl PyFittedModel {
     /// The model as one SQL query over `table` (`rulecover export
     /// --format sql`): `dialect` is sqlite, duckdb or postgres; `keep`
     /// columns pass through; `unseen` is null or missing.
-    fn to_sql(&self, dialect: &str, table: &str, keep: Vec<String>, unseen: &str) -> PyResult<String> {
+    fn to_sql(
+        &self,
+        dialect: &str,
+        table: &str,
+        keep: Vec<String>,
+        unseen: &str,
+    ) -> PyResult<String> {
         use rulecover::export::{Dialect, SqlOptions, Unseen};
         let dialect = Dialect::parse(dialect).ok_or_else(|| {
             PyValueError::new_err(format!(
@@ -238,6 +244,7 @@ impl PyFittedModel {
     /// --format python`).
     fn to_python(&self) -> PyResult<String> {
         self.inner.to_python().map_err(errors::registry)
+    }
 
     /// The report page (`rulecover::report::html`): the columns
     /// `names`/`cols` (read by name) with the target `y` (as `fit` takes

@@ -12,7 +12,7 @@ use rulecover_core::scoring::{Cmp, ExportError, Expr, Output, ProgramBuilder, Te
 use rulecover_core::{Encoder, Rule};
 
 use crate::pool::RuleStats;
-use crate::weighted::{Fallback, ScoredRule};
+use crate::weighted::{Fallback, ScoredRule, WeightedRuleModel};
 
 /// The encoded features of `encoder` as program values, checked to hold
 /// every feature the rules test.
@@ -215,4 +215,22 @@ pub fn weighted_vote_output(
             .map(|(c, s)| share(s, &total, fallback_class(c)))
             .collect(),
     ))
+}
+
+impl rulecover_core::scoring::Export for WeightedRuleModel {
+    /// The weighted vote `predict` takes, every rule used
+    /// ([`weighted_vote_output`]).
+    fn export(
+        &self,
+        program: &mut rulecover_core::scoring::ProgramBuilder,
+    ) -> std::result::Result<rulecover_core::scoring::Output, rulecover_core::scoring::ExportError>
+    {
+        weighted_vote_output(
+            program,
+            &self.encoder,
+            self.n_classes,
+            &self.rules,
+            &self.fallback,
+        )
+    }
 }

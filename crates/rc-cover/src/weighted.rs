@@ -106,10 +106,10 @@ pub struct FitInfo {
 /// Rules are kept sorted by decreasing weight.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WeightedRuleModel {
-    encoder: Encoder,
-    n_classes: usize,
-    rules: Vec<ScoredRule>,
-    fallback: Fallback,
+    pub(crate) encoder: Encoder,
+    pub(crate) n_classes: usize,
+    pub(crate) rules: Vec<ScoredRule>,
+    pub(crate) fallback: Fallback,
     info: FitInfo,
 }
 
@@ -418,24 +418,6 @@ impl Predict for WeightedRuleModel {
     /// row no rule covers gets probability 1 on its [`Fallback`] class.
     fn predict(&self, data: &Dataset) -> Result<Predictions> {
         Ok(self.predict_top(data, None)?.0)
-    }
-}
-
-impl rulecover_core::scoring::Export for WeightedRuleModel {
-    /// The weighted vote `predict` takes, every rule used
-    /// ([`crate::export::weighted_vote_output`]).
-    fn export(
-        &self,
-        program: &mut rulecover_core::scoring::ProgramBuilder,
-    ) -> std::result::Result<rulecover_core::scoring::Output, rulecover_core::scoring::ExportError>
-    {
-        crate::export::weighted_vote_output(
-            program,
-            &self.encoder,
-            self.n_classes,
-            &self.rules,
-            &self.fallback,
-        )
     }
 }
 

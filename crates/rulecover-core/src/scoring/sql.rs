@@ -68,6 +68,17 @@ impl Dialect {
         }
     }
 
+    /// What ends a sub-query so that the engine computes its columns
+    /// once instead of copying their expressions into every use
+    /// (PostgreSQL and SQLite flatten sub-queries otherwise, which grows
+    /// a program whose values are read many times exponentially).
+    fn fence(self) -> &'static str {
+        match self {
+            Dialect::Sqlite => " LIMIT -1 OFFSET 0",
+            Dialect::DuckDb | Dialect::Postgres => " OFFSET 0",
+        }
+    }
+
     /// The type name of text.
     fn text(self) -> &'static str {
         match self {
@@ -261,14 +272,15 @@ pub fn to_sql(program: &Program, options: &SqlOptions) -> Result<String, ExportE
         _ => "TRUE".to_string(),
     };
     columns.push(format!("{seen} AS {}", ident(SEEN)));
-    let mut query = format!("SELECT {} FROM {table}", columns.join(", "));
+    let mut steps = vec![format!(
+        "__rc_s0 AS (SELECT {} FROM {table}{})",
+        columns.join(", "),
+        d.fence()
+    )];
 
-    // One sub-query per depth of bindings.
+    // One step per depth of bindings, each reading the step before.
     let max_depth = depths.iter().copied().max();
-    for depth in 0..=max_depth.unwrap_or(0) {
-        if max_depth.is_none() {
-            break;
-        }
+    for depth in max_depth.map_or(0..0, |m| 0..m + 1) {
         let exprs: Vec<String> = labelled
             .bindings
             .iter()
@@ -276,10 +288,12 @@ pub fn to_sql(program: &Program, options: &SqlOptions) -> Result<String, ExportE
             .filter(|(i, _)| depths[*i] == depth)
             .map(|(i, e)| format!("{} AS {}", expr(d, e), ident(&var_name(i))))
             .collect();
-        query = format!(
-            "SELECT __rc_t{depth}.*, {}\nFROM ({query}) AS __rc_t{depth}",
-            exprs.join(",\n  ")
-        );
+        steps.push(format!(
+            "__rc_s{} AS (SELECT __rc_s{depth}.*,\n  {}\nFROM __rc_s{depth}{})",
+            depth + 1,
+            exprs.join(",\n  "),
+            d.fence()
+        ));
     }
 
     // The outputs, NULL for a row with an unseen level.
@@ -304,8 +318,10 @@ pub fn to_sql(program: &Program, options: &SqlOptions) -> Result<String, ExportE
         }
     }
     Ok(format!(
-        "SELECT {}\nFROM ({query}) AS __rc_out",
-        select.join(", ")
+        "WITH {}\nSELECT {}\nFROM __rc_s{}",
+        steps.join(",\n"),
+        select.join(", "),
+        steps.len() - 1
     ))
 }
 
@@ -362,12 +378,38 @@ fn expr(d: Dialect, e: &Expr) -> String {
             )
         }
         Expr::Ln(a) => format!("LN({})", expr(d, a)),
-        Expr::If(t, a, b) => format!(
-            "(CASE WHEN {} THEN {} ELSE {} END)",
-            test(d, t),
-            expr(d, a),
-            expr(d, b)
-        ),
+        Expr::If(..) => {
+            // A tree of ifs as one flat CASE (nested ones overflow
+            // SQLite's parser on deep trees): the branches in order, each
+            // under the tests of the `then` branches above it.
+            let mut arms = Vec::new();
+            flatten(e, &mut Vec::new(), &mut arms);
+            let (last, arms) = arms.split_last().expect("an if has two branches");
+            let mut case = String::from("(CASE");
+            for (tests, value) in arms {
+                let when = tests.iter().map(|t| test(d, t)).collect::<Vec<_>>();
+                write!(case, " WHEN {} THEN {}", when.join(" AND "), expr(d, value))
+                    .expect("write to String");
+            }
+            write!(case, " ELSE {} END)", expr(d, last.1)).expect("write to String");
+            case
+        }
+    }
+}
+
+/// The arms of a tree of ifs in the order a `CASE` tries them: the `then`
+/// branch of `if t` under `t` and the tests above it, then the `else`
+/// branch under the tests above it alone (reached only when `t` fails).
+/// The last arm's tests are always empty.
+fn flatten<'a>(e: &'a Expr, above: &mut Vec<&'a Test>, arms: &mut Vec<(Vec<&'a Test>, &'a Expr)>) {
+    match e {
+        Expr::If(t, a, b) => {
+            above.push(t);
+            flatten(a, above, arms);
+            above.pop();
+            flatten(b, above, arms);
+        }
+        leaf => arms.push((above.clone(), leaf)),
     }
 }
 
