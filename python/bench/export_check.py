@@ -22,6 +22,7 @@ import argparse
 import csv
 import math
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -213,7 +214,8 @@ def main():
     parser.add_argument("--target", required=True)
     parser.add_argument("--methods", required=True, help="comma separated")
     parser.add_argument("--dialects", default="sqlite,duckdb,postgres")
-    parser.add_argument("--rows", type=int, default=0, help="first N rows only (0: all)")
+    parser.add_argument("--rows", type=int, default=0,
+                        help="N rows drawn at random with --seed (0: all)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     cli = cli_path()
@@ -228,10 +230,12 @@ def main():
             if "__row" in header:
                 sys.exit("the data has a column named __row")
             writer.writerow([*header, "__row"])
-            for i, row in enumerate(reader):
-                if args.rows and i >= args.rows:
-                    break
-                writer.writerow([*row, i])
+            rows = list(reader)
+            keep = range(len(rows))
+            if args.rows and args.rows < len(rows):
+                keep = sorted(random.Random(args.seed).sample(keep, args.rows))
+            for i in keep:
+                writer.writerow([*rows[i], i])
         print(f"| method | rows | {' | '.join(dialects + ['python'])} |")
         print(f"|---|---:|{'---|' * (len(dialects) + 1)}")
         for method in args.methods.split(","):

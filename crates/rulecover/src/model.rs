@@ -73,13 +73,7 @@ pub trait ModelKind:
     ///
     /// # Errors
     /// The model's [`ExportError`].
-    fn export(&self, program: &mut ProgramBuilder) -> std::result::Result<Output, ExportError> {
-        let _ = program;
-        Err(ExportError::Unsupported(format!(
-            "{} has no exporter yet",
-            std::any::type_name::<Self>()
-        )))
-    }
+    fn export(&self, program: &mut ProgramBuilder) -> std::result::Result<Output, ExportError>;
 }
 
 /// Implements [`ModelKind`] for models that are [`rulecover_core::Predict`]

@@ -49,7 +49,12 @@ fn the_tour_runs_verbatim() {
     assert_eq!(predictions.lines().count(), 201);
     assert!(outputs[2].starts_with("rux-rf: "));
     assert!(outputs[3].starts_with("| # | rule |"));
-    assert!(outputs[5].contains("| rux-rf |"));
+    let sql = std::fs::read_to_string(dir.path("model.sql")).unwrap();
+    assert!(sql.contains("FROM \"patients\""), "{sql}");
+    assert!(sql.contains("AS \"label\""), "{sql}");
+    let python = std::fs::read_to_string(dir.path("model.py")).unwrap();
+    assert!(python.contains("def predict_proba(row):"), "{python}");
+    assert!(outputs[7].contains("| rux-rf |"));
     let infer = outputs.last().unwrap();
     for key in ["AUC ROC", "AUC PR", "CLL", "Precision", "Recall", "F1"] {
         assert!(infer.contains(key), "{infer}");

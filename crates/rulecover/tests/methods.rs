@@ -69,6 +69,27 @@ fn tabular(spec: &MethodSpec) {
             "{id} {task}: predictions differ"
         );
         assert_eq!(loaded.rule_set(), model.rule_set(), "{id} {task}");
+        // Every tabular model exports (SQL, Python) a program that
+        // predicts as the model does.
+        assert!(spec.exportable, "{id}");
+        let program = loaded
+            .program(rulecover_core::UnseenLevel::Error)
+            .unwrap_or_else(|e| panic!("{id} {task}: {e}"));
+        let aligned = loaded.schema().align(&test, Default::default()).unwrap();
+        let (want, got) = (loaded.predict(&test).unwrap(), program.eval(&aligned));
+        assert_eq!(want.labels(), got.labels(), "{id} {task}");
+        let values = |p: rulecover_core::Predictions| match p {
+            rulecover_core::Predictions::Classes { proba, .. } => proba,
+            rulecover_core::Predictions::Values(v) => v,
+        };
+        let (want, got) = (values(want), values(got));
+        assert_eq!(want.len(), got.len(), "{id} {task}");
+        for (w, g) in want.iter().zip(&got) {
+            assert!(
+                (w - g).abs() <= 1e-12 * w.abs().max(1.0),
+                "{id} {task}: {w} vs {g}"
+            );
+        }
         assert_eq!(
             loaded.to_json().unwrap(),
             std::fs::read_to_string(&path).unwrap(),
