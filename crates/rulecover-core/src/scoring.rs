@@ -572,3 +572,24 @@ impl Program {
         }
     }
 }
+
+/// The arms of a tree of ifs in the order a SQL `CASE` (or a Python
+/// `if`/`elif` chain) tries them: the `then`
+/// branch of `if t` under `t` and the tests above it, then the `else`
+/// branch under the tests above it alone (reached only when `t` fails).
+/// The last arm's tests are always empty.
+pub(crate) fn if_arms<'a>(
+    e: &'a Expr,
+    above: &mut Vec<&'a Test>,
+    arms: &mut Vec<(Vec<&'a Test>, &'a Expr)>,
+) {
+    match e {
+        Expr::If(t, a, b) => {
+            above.push(t);
+            if_arms(a, above, arms);
+            above.pop();
+            if_arms(b, above, arms);
+        }
+        leaf => arms.push((above.clone(), leaf)),
+    }
+}

@@ -111,9 +111,12 @@ pub fn to_python(program: &Program, header: &str) -> String {
             _ => writeln!(out, "    x{j} = _number(row, {name})").expect("write to String"),
         }
     }
+    let mut body = Body::default();
     for (i, e) in labelled.bindings.iter().enumerate() {
-        writeln!(out, "    v{i} = {}", expr(e)).expect("write to String");
+        let value = body.value(e, 1);
+        body.line(1, &format!("v{i} = {value}"));
     }
+    out.push_str(&body.lines);
     let outputs: Vec<String> = labelled.outputs.iter().map(expr).collect();
     let label = labelled
         .label
@@ -179,7 +182,82 @@ const REGRESSOR_API: &str = r#"def predict(row):
     return _scores(row)[0][0]
 "#;
 
-/// A value as Python.
+/// The statements of `_scores`, with the trees of ifs in value positions
+/// written as flat `if`/`elif`/`else` statements assigning a temporary
+/// (nested conditional expressions overflow Python's parser on deep
+/// trees). Each arm's statements run only when the arm is taken, as the
+/// program's `If` evaluates only its branch.
+#[derive(Default)]
+struct Body {
+    lines: String,
+    temps: usize,
+}
+
+impl Body {
+    fn line(&mut self, indent: usize, text: &str) {
+        for _ in 0..indent {
+            self.lines.push_str("    ");
+        }
+        self.lines.push_str(text);
+        self.lines.push('\n');
+    }
+
+    /// `e` as a Python expression, after the statements it needs at
+    /// `indent`.
+    fn value(&mut self, e: &Expr, indent: usize) -> String {
+        match e {
+            Expr::If(..) => {
+                let mut arms = Vec::new();
+                super::if_arms(e, &mut Vec::new(), &mut arms);
+                self.temps += 1;
+                let temp = format!("t{}", self.temps);
+                let (last, arms) = arms.split_last().expect("an if has two branches");
+                for (k, (tests, value)) in arms.iter().enumerate() {
+                    let when = tests.iter().map(|t| test(t)).collect::<Vec<_>>();
+                    let keyword = if k == 0 { "if" } else { "elif" };
+                    self.line(indent, &format!("{keyword} {}:", when.join(" and ")));
+                    let v = self.value(value, indent + 1);
+                    self.line(indent + 1, &format!("{temp} = {v}"));
+                }
+                if arms.is_empty() {
+                    let v = self.value(last.1, indent);
+                    self.line(indent, &format!("{temp} = {v}"));
+                } else {
+                    self.line(indent, "else:");
+                    let v = self.value(last.1, indent + 1);
+                    self.line(indent + 1, &format!("{temp} = {v}"));
+                }
+                temp
+            }
+            Expr::Sum(terms) => {
+                let mut s = String::from("(0.0");
+                for t in terms {
+                    s.push_str(" + ");
+                    let v = self.value(t, indent);
+                    s.push_str(&v);
+                }
+                s.push(')');
+                s
+            }
+            Expr::Sub(a, b) | Expr::Mul(a, b) | Expr::Div(a, b) => {
+                let op = match e {
+                    Expr::Sub(..) => "-",
+                    Expr::Mul(..) => "*",
+                    _ => "/",
+                };
+                let a = self.value(a, indent);
+                let b = self.value(b, indent);
+                format!("({a} {op} {b})")
+            }
+            Expr::Exp(a) => format!("math.exp({})", self.value(a, indent)),
+            Expr::Ln(a) => format!("math.log({})", self.value(a, indent)),
+            other => expr(other),
+        }
+    }
+}
+
+/// A value as one Python expression (conditional expressions for ifs:
+/// for the values inside tests, which are shallow).
 fn expr(e: &Expr) -> String {
     match e {
         Expr::Const(v) => number(*v),

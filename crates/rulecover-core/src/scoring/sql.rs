@@ -378,12 +378,20 @@ fn expr(d: Dialect, e: &Expr) -> String {
             )
         }
         Expr::Ln(a) => format!("LN({})", expr(d, a)),
+        Expr::If(t, a, b) if d != Dialect::Sqlite => format!(
+            "(CASE WHEN {} THEN {} ELSE {} END)",
+            test(d, t),
+            expr(d, a),
+            expr(d, b)
+        ),
         Expr::If(..) => {
-            // A tree of ifs as one flat CASE (nested ones overflow
-            // SQLite's parser on deep trees): the branches in order, each
-            // under the tests of the `then` branches above it.
+            // In SQLite a tree of ifs is one flat CASE (nested ones
+            // overflow its parser's stack on deep trees): the branches in
+            // order, each under the tests of the `then` branches above
+            // it. DuckDB and PostgreSQL take the nested form, which is
+            // shorter by the depth of the tree.
             let mut arms = Vec::new();
-            flatten(e, &mut Vec::new(), &mut arms);
+            super::if_arms(e, &mut Vec::new(), &mut arms);
             let (last, arms) = arms.split_last().expect("an if has two branches");
             let mut case = String::from("(CASE");
             for (tests, value) in arms {
@@ -394,22 +402,6 @@ fn expr(d: Dialect, e: &Expr) -> String {
             write!(case, " ELSE {} END)", expr(d, last.1)).expect("write to String");
             case
         }
-    }
-}
-
-/// The arms of a tree of ifs in the order a `CASE` tries them: the `then`
-/// branch of `if t` under `t` and the tests above it, then the `else`
-/// branch under the tests above it alone (reached only when `t` fails).
-/// The last arm's tests are always empty.
-fn flatten<'a>(e: &'a Expr, above: &mut Vec<&'a Test>, arms: &mut Vec<(Vec<&'a Test>, &'a Expr)>) {
-    match e {
-        Expr::If(t, a, b) => {
-            above.push(t);
-            flatten(a, above, arms);
-            above.pop();
-            flatten(b, above, arms);
-        }
-        leaf => arms.push((above.clone(), leaf)),
     }
 }
 
