@@ -5,11 +5,11 @@
 
 use rc_colgen::{RcBoostModel, RcBoostParams, RugModel, RugParams};
 use rc_cover::Uncovered;
-use rulecover_core::predictions::argmax;
 use rulecover_core::scoring::python::to_python;
 use rulecover_core::scoring::sql::{to_sql, Dialect, SqlOptions};
 use rulecover_core::scoring::{Export, Program};
-use rulecover_core::{Dataset, Feature, Fit, Predict, Predictions, Rng, Schema, Target};
+use rulecover_core::testing::assert_program_predicts;
+use rulecover_core::{Dataset, Feature, Fit, Predict, Rng, Schema, Target};
 
 /// What the generated target is.
 #[derive(Clone, Copy)]
@@ -71,44 +71,6 @@ fn data(n: usize, kind: Kind, missing_color: f64, missing_x2: f64, seed: u64) ->
     Dataset::new("export", features, cols, target).unwrap()
 }
 
-/// The program's predictions equal the model's: every probability (or
-/// value) within 1e-12 and the same argmax label per row.
-fn assert_same<M: Predict>(program: &Program, model: &M, data: &Dataset)
-where
-    M::Error: std::fmt::Debug,
-{
-    let want = model.predict(data).unwrap();
-    let got = program.eval(data);
-    match (&want, &got) {
-        (
-            Predictions::Classes {
-                n_classes: k,
-                proba: p,
-            },
-            Predictions::Classes {
-                n_classes: k2,
-                proba: q,
-            },
-        ) => {
-            assert_eq!(k, k2);
-            assert_eq!(p.len(), q.len());
-            for (i, (a, b)) in p.chunks(*k).zip(q.chunks(*k)).enumerate() {
-                for (x, y) in a.iter().zip(b) {
-                    assert!((x - y).abs() <= 1e-12, "row {i}: {a:?} vs program {b:?}");
-                }
-                assert_eq!(argmax(a), argmax(b), "row {i}: {a:?} vs program {b:?}");
-            }
-        }
-        (Predictions::Values(a), Predictions::Values(b)) => {
-            assert_eq!(a.len(), b.len());
-            for (i, (x, y)) in a.iter().zip(b).enumerate() {
-                assert!((x - y).abs() <= 1e-12, "row {i}: {x} vs program {y}");
-            }
-        }
-        _ => panic!("prediction kinds differ: {want:?} vs {got:?}"),
-    }
-}
-
 /// Checks `model` against its program on the training rows and on
 /// held-out rows, a third of them without a color; a missing `x2` is
 /// refused by `predict`, so only the program's shape is checked there.
@@ -118,9 +80,9 @@ where
     M::Error: std::fmt::Debug,
 {
     let program = Program::of(model, Schema::of(train)).unwrap();
-    assert_same(&program, model, train);
+    assert_program_predicts(&program, model, train);
     let held_out = data(400, kind, 0.3, 0.0, seed + 1000);
-    assert_same(&program, model, &held_out);
+    assert_program_predicts(&program, model, &held_out);
     let with_nan = data(50, kind, 0.0, 0.5, seed + 2000);
     assert!(model.predict(&with_nan).is_err(), "a missing x2 is refused");
     assert_eq!(program.eval(&with_nan).len(), 50);

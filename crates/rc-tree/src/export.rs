@@ -20,7 +20,7 @@ use rulecover_core::{Encoder, Fitted};
 
 use crate::adaboost::PROBA_EPS;
 use crate::tree::Tree;
-use crate::{AdaBoost, AdaBoostAlgorithm, DecisionTree, GbLoss, GradientBoosting, RandomForest};
+use crate::{AdaBoost, AdaBoostAlgorithm, DecisionTree, GradientBoosting, RandomForest};
 
 /// Below this raw score `1 / (1 + e^-x)` is written as `0`: `e^-x` would
 /// overflow past about 709.78, and Rust's value is below `1e-307` there.
@@ -28,7 +28,7 @@ const SIGMOID_FLOOR: f64 = -709.0;
 
 /// `1 / (1 + e^-r)` as gradient boosting's `expit` computes it, `0`
 /// below [`SIGMOID_FLOOR`] (where `e^-r` could overflow).
-fn expit(r: Expr) -> Expr {
+pub(crate) fn expit(r: Expr) -> Expr {
     let sigmoid = Expr::Const(1.0) / (Expr::Const(1.0) + (Expr::Const(-1.0) * r.clone()).exp());
     Expr::when(
         Test::cmp(Cmp::Lt, r, Expr::Const(SIGMOID_FLOOR)),
@@ -284,59 +284,13 @@ impl Export for AdaBoost {
 }
 
 impl Export for GradientBoosting {
-    /// The raw scores `init + Σ lr · leaf value` (per class, trees in
-    /// stage order); then `[1 − p, p]` with `p = 1 / (1 + e^-raw)`
-    /// (binomial; `0` below a raw score of −709, where Rust's value is
-    /// under `1e-307`), the softmax after subtracting the largest score
-    /// (multinomial), or the raw score itself (regression).
+    /// [`GradientBoosting::export_over`] the features its encoder gives:
+    /// the raw scores `init + Σ lr · leaf value` (per class, trees in stage
+    /// order), then the sigmoid (binomial), the softmax after subtracting
+    /// the largest score (multinomial), or the raw score (regression).
     fn export(&self, program: &mut ProgramBuilder) -> Result<Output, ExportError> {
-        let trees = self.trees();
-        let kk = self.trees_per_stage().max(1);
-        let n_features = self.features().len();
-        let x = features(program, self.encoder(), n_features)?;
-        let lr = self.learning_rate();
-        let mut per_class: Vec<Vec<Expr>> =
-            self.init().iter().map(|&v| vec![Expr::Const(v)]).collect();
-        if per_class.len() != kk {
-            return Err(ExportError::Unsupported(format!(
-                "{} initial scores for {kk} trees per stage",
-                per_class.len()
-            )));
-        }
-        for (j, t) in trees.iter().enumerate() {
-            let mut v = tree_outputs(program, t, &x, |id| vec![lr * t.value(id)[0]]);
-            per_class[j % kk].push(v.remove(0));
-        }
-        let raw: Vec<Expr> = per_class.into_iter().map(Expr::Sum).collect();
-        match self.loss() {
-            GbLoss::SquaredError => Ok(Output::Value(
-                raw.into_iter().next().unwrap_or(Expr::Const(0.0)),
-            )),
-            GbLoss::BinomialDeviance => {
-                let r = program.bind(raw.into_iter().next().unwrap_or(Expr::Const(0.0)));
-                let p = program.bind(expit(r));
-                Ok(Output::Classes(vec![Expr::Const(1.0) - p.clone(), p]))
-            }
-            GbLoss::MultinomialDeviance => {
-                let raw: Vec<Expr> = raw.into_iter().map(|r| program.bind(r)).collect();
-                let mut m = raw[0].clone();
-                for r in &raw[1..] {
-                    m = program.bind(Expr::when(
-                        Test::cmp(Cmp::Gt, r.clone(), m.clone()),
-                        r.clone(),
-                        m,
-                    ));
-                }
-                let e: Vec<Expr> = raw
-                    .iter()
-                    .map(|r| program.bind((r.clone() - m.clone()).exp()))
-                    .collect();
-                let s = program.bind(Expr::sum(e.iter().cloned()));
-                Ok(Output::Classes(
-                    e.into_iter().map(|v| v / s.clone()).collect(),
-                ))
-            }
-        }
+        let x = features(program, self.encoder(), self.features().len())?;
+        self.export_over(program, &x)
     }
 }
 

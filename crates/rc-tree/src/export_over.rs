@@ -8,12 +8,6 @@ use rulecover_core::scoring::{Cmp, ExportError, Expr, Output, ProgramBuilder, Te
 use crate::gboost::{GbLoss, GradientBoosting};
 use crate::tree::Tree;
 
-/// Below this raw score the logistic function is written as
-/// `e^r / (1 + e^r)` instead of `1 / (1 + e^{−r})`, so that no `e^x`
-/// overflows (the two agree to rounding; above it the program follows
-/// the model's `1 / (1 + e^{−r})` exactly).
-const EXPIT_SWITCH: f64 = -700.0;
-
 /// Tree `tree` as nested tests on `features`, each leaf the constant
 /// `learning_rate · value` (the product the model adds).
 fn lower_tree(tree: &Tree, id: usize, features: &[Expr], learning_rate: f64) -> Expr {
@@ -78,14 +72,7 @@ impl GradientBoosting {
             GbLoss::SquaredError => Output::Value(raw[0].clone()),
             GbLoss::BinomialDeviance => {
                 let r = raw[0].clone();
-                let exact =
-                    Expr::Const(1.0) / (Expr::Const(1.0) + (Expr::Const(-1.0) * r.clone()).exp());
-                let small = r.clone().exp() / (Expr::Const(1.0) + r.clone().exp());
-                let p = program.bind(Expr::when(
-                    Test::cmp(Cmp::Ge, r, Expr::Const(EXPIT_SWITCH)),
-                    exact,
-                    small,
-                ));
+                let p = program.bind(crate::export::expit(r));
                 Output::Classes(vec![Expr::Const(1.0) - p.clone(), p])
             }
             GbLoss::MultinomialDeviance => {

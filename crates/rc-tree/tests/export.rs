@@ -2,10 +2,10 @@
 //! `model.predict(data)` gives, for every model type and target kind, on
 //! training rows, held-out rows and rows placed on the split thresholds.
 
-use rulecover_core::predictions::argmax;
 use rulecover_core::scoring::python::to_python;
 use rulecover_core::scoring::sql::{to_sql, Dialect, SqlOptions};
 use rulecover_core::scoring::Program;
+use rulecover_core::testing::assert_program_predicts;
 use rulecover_core::{Dataset, Feature, Fit, Predict, Predictions, Rng, Schema, Target};
 
 use rc_tree::{
@@ -75,44 +75,6 @@ fn data(n: usize, kind: Kind, missing: f64, seed: u64) -> Dataset {
     Dataset::new("export", features, cols, target).unwrap()
 }
 
-/// The program's predictions equal the model's: every probability (or
-/// value) within 1e-12 and the same argmax label per row.
-fn assert_same<M: Predict>(program: &Program, model: &M, data: &Dataset)
-where
-    M::Error: std::fmt::Debug,
-{
-    let want = model.predict(data).unwrap();
-    let got = program.eval(data);
-    match (&want, &got) {
-        (
-            Predictions::Classes {
-                n_classes: k,
-                proba: p,
-            },
-            Predictions::Classes {
-                n_classes: k2,
-                proba: q,
-            },
-        ) => {
-            assert_eq!(k, k2);
-            assert_eq!(p.len(), q.len());
-            for (i, (a, b)) in p.chunks(*k).zip(q.chunks(*k)).enumerate() {
-                for (x, y) in a.iter().zip(b) {
-                    assert!((x - y).abs() <= 1e-12, "row {i}: {a:?} vs program {b:?}");
-                }
-                assert_eq!(argmax(a), argmax(b), "row {i}: {a:?} vs program {b:?}");
-            }
-        }
-        (Predictions::Values(a), Predictions::Values(b)) => {
-            assert_eq!(a.len(), b.len());
-            for (i, (x, y)) in a.iter().zip(b).enumerate() {
-                assert!((x - y).abs() <= 1e-12, "row {i}: {x} vs program {y}");
-            }
-        }
-        _ => panic!("prediction kinds differ: {want:?} vs {got:?}"),
-    }
-}
-
 /// Fits nothing: checks `model` against its program on the training
 /// rows, fresh rows and (for rows with `NaN`, which `predict` refuses)
 /// that the program still gives numbers; renders SQL and Python.
@@ -125,8 +87,8 @@ fn check<M: Predict + rulecover_core::scoring::Export>(
     M::Error: std::fmt::Debug,
 {
     let program = Program::of(model, Schema::of(train)).unwrap();
-    assert_same(&program, model, train);
-    assert_same(&program, model, &data(300, kind, 0.0, seed + 1000));
+    assert_program_predicts(&program, model, train);
+    assert_program_predicts(&program, model, &data(300, kind, 0.0, seed + 1000));
     let with_nan = data(100, kind, 0.5, seed + 2000);
     assert!(model.predict(&with_nan).is_err(), "rc-tree refuses NaN");
     let out = program.eval(&with_nan);
@@ -203,7 +165,7 @@ fn decision_trees_export_exactly() {
             let program = Program::of(&model, Schema::of(&train)).unwrap();
             let at = threshold_rows(&model, &train);
             assert!(at.n_rows() > 0);
-            assert_same(&program, &model, &at);
+            assert_program_predicts(&program, &model, &at);
         }
     }
 }
@@ -272,7 +234,7 @@ fn gradient_boosting_extreme_scores_stay_finite() {
         .unwrap();
     let raw = model.decision_function(&train).unwrap();
     let program = Program::of(&model, Schema::of(&train)).unwrap();
-    assert_same(&program, &model, &train);
+    assert_program_predicts(&program, &model, &train);
     let p = program.eval(&train);
     let Predictions::Classes { proba, .. } = p else {
         panic!("classes")

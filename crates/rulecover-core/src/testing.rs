@@ -151,6 +151,24 @@ pub fn assert_predictions_agree(
     }
 }
 
+/// Panics unless the scoring program `program` predicts `data` as
+/// `model` does: the same labels, every probability (or value) within
+/// `1e-12` relative ([`crate::scoring::Export`]'s contract).
+pub fn assert_program_predicts<M: Predict>(
+    program: &crate::scoring::Program,
+    model: &M,
+    data: &Dataset,
+) {
+    let want = predict(model, data, "the model");
+    let got = program.eval(data);
+    assert_predictions_agree(
+        &want,
+        &got,
+        Agreement::Relative(1e-12),
+        "the exported program",
+    );
+}
+
 /// The probabilities or values of two predictions of the same kind.
 fn numbers<'a>(a: &'a Predictions, b: &'a Predictions, what: &str) -> (&'a [f64], &'a [f64]) {
     match (a, b) {
