@@ -18,6 +18,13 @@ start=$(date +%s)
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
+# A previous run's wheel build remembers that run's temporary maturin and
+# zig, which are gone: cargo-zigbuild's wrappers in the cache folder, and
+# HiGHS's CMake cache in the wheel target's build folder. Both are removed,
+# so that every run builds the wheel as a fresh machine does (HiGHS is
+# built again in release either way).
+rm -rf "${XDG_CACHE_HOME:-$HOME/.cache}/cargo-zigbuild" "$CARGO_TARGET_DIR/x86_64-unknown-linux-gnu"
+
 # The build tools, from PyPI.
 python3 -m venv "$work/tools"
 "$work/tools/bin/pip" install -q --upgrade pip

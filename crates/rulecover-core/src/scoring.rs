@@ -169,14 +169,17 @@ pub enum ExportError {
     Output(String),
     /// A model part the exporter cannot write.
     Unsupported(String),
+    /// An export option that does not fit the model (a kept column named
+    /// like an output column, a table name that is not one).
+    Options(String),
 }
 
 impl fmt::Display for ExportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ExportError::Schema(m) => write!(f, "cannot export: the model's inputs: {m}"),
-            ExportError::Output(m) => write!(f, "cannot export: the model's output: {m}"),
-            ExportError::Unsupported(m) => write!(f, "cannot export: {m}"),
+            ExportError::Schema(m) => write!(f, "the model's inputs: {m}"),
+            ExportError::Output(m) => write!(f, "the model's output: {m}"),
+            ExportError::Unsupported(m) | ExportError::Options(m) => f.write_str(m),
         }
     }
 }

@@ -193,27 +193,27 @@ pub fn output_columns(program: &Program) -> Vec<String> {
 /// Writes `program` as one `SELECT` over `options.table`.
 ///
 /// # Errors
-/// [`ExportError::Output`] when a `keep` column has the name of an output
-/// column or is given twice, or the table name is empty.
+/// [`ExportError::Options`] when a `keep` column has the name of an
+/// output column or is given twice, or the table name is empty.
 pub fn to_sql(program: &Program, options: &SqlOptions) -> Result<String, ExportError> {
     let d = options.dialect;
     let outputs = output_columns(program);
     let mut seen_names = HashSet::new();
     for k in &options.keep {
         if outputs.iter().any(|o| o == k) {
-            return Err(ExportError::Output(format!(
+            return Err(ExportError::Options(format!(
                 "the kept column '{k}' has the name of an output column ({})",
                 outputs.join(", ")
             )));
         }
         if !seen_names.insert(k.as_str()) {
-            return Err(ExportError::Output(format!(
+            return Err(ExportError::Options(format!(
                 "the column '{k}' is kept twice"
             )));
         }
     }
     if options.table.trim().is_empty() || options.table.split('.').any(str::is_empty) {
-        return Err(ExportError::Output(format!(
+        return Err(ExportError::Options(format!(
             "'{}' is not a table name",
             options.table
         )));
