@@ -8,68 +8,10 @@ use rc_cover::Uncovered;
 use rulecover_core::scoring::python::to_python;
 use rulecover_core::scoring::sql::{to_sql, Dialect, SqlOptions};
 use rulecover_core::scoring::{Export, Program};
-use rulecover_core::testing::assert_program_predicts;
-use rulecover_core::{Dataset, Feature, Fit, Predict, Rng, Schema, Target};
+use rulecover_core::testing::{assert_program_predicts, ExportTarget as Kind};
+use rulecover_core::{Dataset, Fit, Predict, Schema};
 
-/// What the generated target is.
-#[derive(Clone, Copy)]
-enum Kind {
-    Binary,
-    Multi,
-}
-
-const LEVELS: [&str; 3] = ["red", "green", "blue"];
-
-/// `n` rows: `x0` uniform, `x1` on a grid of tenths (ties), `color`
-/// categorical, `x2` over several orders of magnitude; the target depends
-/// on all of them, with noise. `missing_color` of the rows have no color,
-/// `missing_x2` no `x2`.
-fn data(n: usize, kind: Kind, missing_color: f64, missing_x2: f64, seed: u64) -> Dataset {
-    let mut rng = Rng::new(seed);
-    let mut cols: Vec<Vec<f64>> = (0..4).map(|_| Vec::with_capacity(n)).collect();
-    let mut labels = Vec::with_capacity(n);
-    for _ in 0..n {
-        let x0 = rng.next_f64();
-        let x1 = (rng.next_f64() * 10.0).round() / 10.0;
-        let color = (rng.next_f64() * 3.0).floor().min(2.0);
-        let x2 = (rng.next_f64() * 12.0 - 6.0).exp();
-        let score = x0 + 0.5 * x1 - 0.3 * color + 0.2 * x2.ln() + 0.3 * rng.next_f64();
-        labels.push(match kind {
-            Kind::Binary => usize::from(score > 0.9),
-            Kind::Multi => (score * 1.3).clamp(0.0, 2.0) as usize,
-        });
-        let color = if rng.next_f64() < missing_color {
-            f64::NAN
-        } else {
-            color
-        };
-        let x2 = if rng.next_f64() < missing_x2 {
-            f64::NAN
-        } else {
-            x2
-        };
-        for (c, v) in cols.iter_mut().zip([x0, x1, color, x2]) {
-            c.push(v);
-        }
-    }
-    let features = vec![
-        Feature::numeric("x0"),
-        Feature::numeric("x1"),
-        Feature::categorical("color", LEVELS.iter().map(|s| s.to_string()).collect()),
-        Feature::numeric("x2"),
-    ];
-    let target = match kind {
-        Kind::Binary => Target::Classes {
-            labels,
-            names: vec!["no".into(), "yes".into()],
-        },
-        Kind::Multi => Target::Classes {
-            labels,
-            names: vec!["a".into(), "b".into(), "c".into()],
-        },
-    };
-    Dataset::new("export", features, cols, target).unwrap()
-}
+use rulecover_core::testing::export_data as data;
 
 /// Checks `model` against its program on the training rows and on
 /// held-out rows, a third of them without a color; a missing `x2` is

@@ -426,3 +426,81 @@ pub fn red_or_large(n: usize) -> Dataset {
     )
     .expect("consistent columns")
 }
+
+/// The target of [`export_data`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExportTarget {
+    /// Two classes, `no` and `yes`.
+    Binary,
+    /// Three classes, `a`, `b`, `c`.
+    Multi,
+    /// A real value.
+    Real,
+}
+
+/// The levels of [`export_data`]'s `color`.
+const EXPORT_LEVELS: [&str; 3] = ["red", "green", "blue"];
+
+/// The export tests' data (`rulecover_core::scoring`): `n` rows: `x0`
+/// uniform, `x1` on a grid of tenths (ties), `color`
+/// categorical, `x2` over several orders of magnitude; the target depends
+/// on all of them, with noise. `missing_color` of the rows have no color,
+/// `missing_x2` no `x2`.
+pub fn export_data(
+    n: usize,
+    kind: ExportTarget,
+    missing_color: f64,
+    missing_x2: f64,
+    seed: u64,
+) -> Dataset {
+    let mut rng = crate::rng::Rng::new(seed);
+    let mut cols: Vec<Vec<f64>> = (0..4).map(|_| Vec::with_capacity(n)).collect();
+    let mut labels = Vec::with_capacity(n);
+    let mut values = Vec::with_capacity(n);
+    for _ in 0..n {
+        let x0 = rng.next_f64();
+        let x1 = (rng.next_f64() * 10.0).round() / 10.0;
+        let color = (rng.next_f64() * 3.0).floor().min(2.0);
+        let x2 = (rng.next_f64() * 12.0 - 6.0).exp();
+        let score = x0 + 0.5 * x1 - 0.3 * color + 0.2 * x2.ln() + 0.3 * rng.next_f64();
+        labels.push(match kind {
+            ExportTarget::Binary => usize::from(score > 0.9),
+            _ => (score * 1.3).clamp(0.0, 2.0) as usize,
+        });
+        values.push(3.0 * score + x2.min(50.0));
+        let color = if rng.next_f64() < missing_color {
+            f64::NAN
+        } else {
+            color
+        };
+        let x2 = if rng.next_f64() < missing_x2 {
+            f64::NAN
+        } else {
+            x2
+        };
+        for (c, v) in cols.iter_mut().zip([x0, x1, color, x2]) {
+            c.push(v);
+        }
+    }
+    let features = vec![
+        Feature::numeric("x0"),
+        Feature::numeric("x1"),
+        Feature::categorical(
+            "color",
+            EXPORT_LEVELS.iter().map(|s| s.to_string()).collect(),
+        ),
+        Feature::numeric("x2"),
+    ];
+    let target = match kind {
+        ExportTarget::Binary => Target::Classes {
+            labels,
+            names: vec!["no".into(), "yes".into()],
+        },
+        ExportTarget::Multi => Target::Classes {
+            labels,
+            names: vec!["a".into(), "b".into(), "c".into()],
+        },
+        ExportTarget::Real => Target::Real(values),
+    };
+    Dataset::new("export", features, cols, target).expect("generated columns")
+}
