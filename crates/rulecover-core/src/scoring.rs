@@ -538,13 +538,7 @@ impl Program {
     /// otherwise one more than the deepest binding it reads. A SQL
     /// renderer computes the bindings of one depth in one sub-query.
     pub fn depths(&self) -> Vec<usize> {
-        let mut depths: Vec<usize> = Vec::with_capacity(self.bindings.len());
-        for expr in &self.bindings {
-            let mut depth = 0;
-            expr.each_var(&mut |i| depth = depth.max(depths[i] + 1));
-            depths.push(depth);
-        }
-        depths
+        binding_depths(&self.bindings)
     }
 
     /// The output values for one row of raw inputs (one per class, or the
@@ -595,4 +589,15 @@ pub(crate) fn if_arms<'a>(
         }
         leaf => arms.push((above.clone(), leaf)),
     }
+}
+
+/// The depth of each of `bindings` ([`Program::depths`]).
+pub(crate) fn binding_depths(bindings: &[Expr]) -> Vec<usize> {
+    let mut depths: Vec<usize> = Vec::with_capacity(bindings.len());
+    for expr in bindings {
+        let mut depth = 0;
+        expr.each_var(&mut |i| depth = depth.max(depths[i] + 1));
+        depths.push(depth);
+    }
+    depths
 }

@@ -270,16 +270,7 @@ fn evaluate_plot_writes_an_svg_with_axes_and_one_entry_per_method() {
 /// The command lines of the `sh` block under the root README's "Report"
 /// heading.
 fn readme_commands() -> Vec<Vec<String>> {
-    let readme = include_str!("../../../README.md");
-    let text = &readme[readme.find("## Report").expect("a Report section")..];
-    let start = text.find("```sh\n").expect("a ```sh block") + "```sh\n".len();
-    let end = start + text[start..].find("```").expect("the block ends");
-    text[start..end]
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| l.split_whitespace().map(str::to_string).collect())
-        .collect()
+    cli_support::sh_commands(include_str!("../../../README.md"), "## Report")
 }
 
 #[test]

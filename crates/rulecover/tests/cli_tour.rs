@@ -22,14 +22,7 @@ fn tour_commands() -> Vec<Vec<String>> {
         block(&crate_readme[crate_readme.find("## The command line").unwrap()..]),
         "the root README and the crate README show the same tour"
     );
-    let start = text.find("```sh\n").expect("a ```sh block") + "```sh\n".len();
-    let end = start + text[start..].find("```").expect("the block ends");
-    text[start..end]
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| l.split_whitespace().map(str::to_string).collect())
-        .collect()
+    cli_support::sh_commands(readme, "## The command line")
 }
 
 #[test]

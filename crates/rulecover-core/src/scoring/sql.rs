@@ -225,7 +225,7 @@ pub fn to_sql(program: &Program, options: &SqlOptions) -> Result<String, ExportE
         .collect::<Vec<_>>()
         .join(".");
     let labelled = program.labelled();
-    let depths = program_depths(&labelled.bindings);
+    let depths = super::binding_depths(&labelled.bindings);
     let keep: Vec<String> = options.keep.iter().map(|k| ident(k)).collect();
 
     // The innermost query: kept columns, inputs as doubles, the seen flag.
@@ -332,17 +332,6 @@ fn level_list(levels: &[String]) -> String {
         .map(|l| text(l))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// [`Program::depths`] of a list of bindings.
-fn program_depths(bindings: &[Expr]) -> Vec<usize> {
-    let mut depths: Vec<usize> = Vec::with_capacity(bindings.len());
-    for e in bindings {
-        let mut depth = 0;
-        e.each_var(&mut |i| depth = depth.max(depths[i] + 1));
-        depths.push(depth);
-    }
-    depths
 }
 
 /// A value as SQL.

@@ -86,3 +86,17 @@ pub fn parse_csv(text: &str) -> (Vec<String>, Vec<Vec<String>>) {
         .collect();
     (header, rows)
 }
+
+/// The command lines of the first fenced `sh` block after `heading` in
+/// `readme`, each split into words (blank and `#` lines left out).
+pub fn sh_commands(readme: &str, heading: &str) -> Vec<Vec<String>> {
+    let text = &readme[readme.find(heading).expect("the heading")..];
+    let start = text.find("```sh\n").expect("a ```sh block") + "```sh\n".len();
+    let end = start + text[start..].find("```").expect("the block ends");
+    text[start..end]
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| l.split_whitespace().map(str::to_string).collect())
+        .collect()
+}
