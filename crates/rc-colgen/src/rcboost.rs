@@ -6,7 +6,10 @@ use serde::{Deserialize, Serialize};
 
 use rc_cover::input::{check_no_missing, encoded};
 use rc_cover::row_weights::{coverage_count, without_zero_rows};
-use rc_cover::{vote, Impurity, LabeledPool, MircoModel, MircoParams, RuleStats};
+use rc_cover::vote::pooled_smoothing;
+use rc_cover::{
+    vote, Impurity, LabeledPool, MircoModel, MircoParams, RuleProba, RuleStats, Smoothing,
+};
 use rc_lp::LpSolver;
 use rulecover_core::{
     CheckParams, Checked, Dataset, Encoder, Encoding, Feature, Fit, Fitted, Predict, Predictions,
@@ -42,6 +45,11 @@ pub struct RcBoostParams {
     /// every level; numeric columns pass through).
     #[serde(default)]
     pub encoding: Encoding,
+    /// Class probabilities: the paper's count vote (the default) or
+    /// calibrated on the training rows ([`RuleProba`]). A parameter file without
+    /// this field reads as the vote.
+    #[serde(default)]
+    pub proba: RuleProba,
 }
 
 impl Default for RcBoostParams {
@@ -52,6 +60,7 @@ impl Default for RcBoostParams {
             max_depth: Some(10),
             seed: 0,
             encoding: Encoding::OneHot { drop_first: false },
+            proba: RuleProba::Vote,
         }
     }
 }
@@ -84,6 +93,12 @@ impl RcBoostParams {
     /// Sets how raw columns are encoded.
     pub fn encoding(mut self, encoding: Encoding) -> Self {
         self.encoding = encoding;
+        self
+    }
+
+    /// Sets how class probabilities are formed.
+    pub fn proba(mut self, proba: RuleProba) -> Self {
+        self.proba = proba;
         self
     }
 
@@ -164,7 +179,7 @@ impl RcBoostParams {
             }
         };
         let run = params.run(train, weights, oracle, solver, params.max_rmp_calls)?;
-        Ok(run.model_at(params.max_rmp_calls))
+        run.model_at(params.max_rmp_calls, params.proba)
     }
 
     /// The models of several caps on master LP solves from one run:
@@ -189,7 +204,7 @@ impl RcBoostParams {
         }
         self.clone().max_rmp_calls(largest).validate()?;
         let run = self.run(train, &vec![1.0; train.n_rows()], oracle, solver, largest)?;
-        Ok(caps.iter().map(|&c| run.model_at(c)).collect())
+        caps.iter().map(|&c| run.model_at(c, self.proba)).collect()
     }
 
     /// [`RcBoostParams::fit_path_with`] with the weighted-tree oracle and the
@@ -276,6 +291,8 @@ impl RcBoostParams {
         Ok(Run {
             encoder,
             n_classes: train.n_classes(),
+            train: train.clone(),
+            sample_weights,
             pool,
             costs,
             objectives,
@@ -288,6 +305,10 @@ impl RcBoostParams {
 struct Run {
     encoder: Encoder,
     n_classes: usize,
+    /// The encoded training rows (weight-0 rows left out).
+    train: Dataset,
+    /// Their sample weights.
+    sample_weights: Vec<f64>,
     pool: LabeledPool,
     costs: Vec<f64>,
     /// Master objective of each solve.
@@ -297,28 +318,39 @@ struct Run {
 }
 
 impl Run {
-    /// The model Algorithm 2 returns with a cap of `cap` master solves.
-    fn model_at(&self, cap: usize) -> RcBoostModel {
+    /// The model Algorithm 2 returns with a cap of `cap` master solves,
+    /// its probabilities formed as `proba` says.
+    fn model_at(&self, cap: usize, proba: RuleProba) -> Result<RcBoostModel> {
         let solves = cap.min(self.objectives.len());
         let len = match solves {
             0 => self.pool.len(),
             s => self.pool_after[s - 1],
         };
-        RcBoostModel {
+        let rules: Vec<Rule> = self.pool.rules[..len]
+            .iter()
+            .map(|p| p.rule.clone())
+            .collect();
+        let stats = self.pool.stats[..len].to_vec();
+        let smoothing = match proba {
+            RuleProba::Vote => None,
+            RuleProba::Calibrated => Some(
+                pooled_smoothing(&rules, &stats, &self.train, &self.sample_weights)
+                    .map_err(Error::Cover)?,
+            ),
+        };
+        Ok(RcBoostModel {
             encoder: self.encoder.clone(),
             n_classes: self.n_classes,
-            rules: self.pool.rules[..len]
-                .iter()
-                .map(|p| p.rule.clone())
-                .collect(),
-            stats: self.pool.stats[..len].to_vec(),
+            rules,
+            stats,
             coverage: (0..len)
                 .map(|j| coverage_count(self.pool.covered_weight(j)))
                 .collect(),
             costs: self.costs[..len].to_vec(),
             lp_solves: solves,
             objectives: self.objectives[..solves].to_vec(),
-        }
+            smoothing,
+        })
     }
 }
 
@@ -334,6 +366,10 @@ pub struct RcBoostModel {
     costs: Vec<f64>,
     lp_solves: usize,
     objectives: Vec<f64>,
+    /// The smoothing of [`RuleProba::Calibrated`] (none: the vote; a model
+    /// file without it reads as the vote).
+    #[serde(default)]
+    smoothing: Option<Smoothing>,
 }
 
 impl RcBoostModel {
@@ -346,6 +382,12 @@ impl RcBoostModel {
     /// index at exit, i.e. LP solves − 1 (seed 000 §3.3).
     pub fn rmp_calls(&self) -> usize {
         self.lp_solves.saturating_sub(1)
+    }
+
+    /// The smoothing of the class probabilities, if fitted with
+    /// [`RuleProba::Calibrated`].
+    pub fn smoothing(&self) -> Option<&Smoothing> {
+        self.smoothing.as_ref()
     }
 
     /// Master objective after each solve (non-increasing: Φ(J_t) ≥ Φ(J_t+1)).
@@ -433,11 +475,21 @@ impl Predict for RcBoostModel {
     /// 000's eq. 2): `proba` is the sum of the covering rules' training
     /// class counts divided by its total; a row no rule covers gets every
     /// rule's counts times the fraction of its conditions the row
-    /// satisfies. Columns are matched by name and encoded as at fit; a
-    /// missing value is [`rc_cover::Error::MissingValue`].
+    /// satisfies. Fitted with [`RuleProba::Calibrated`], the summed counts
+    /// are smoothed toward the class shares
+    /// ([`rc_cover::Smoothing::pooled`]). Columns are matched by name and
+    /// encoded as at fit; a missing value is
+    /// [`rc_cover::Error::MissingValue`].
     fn predict(&self, data: &Dataset) -> Result<Predictions> {
         let data = encoded(&self.encoder, data)?;
-        Ok(vote(&self.rules, &self.stats, self.n_classes, &data).0)
+        Ok(vote(
+            &self.rules,
+            &self.stats,
+            self.n_classes,
+            &data,
+            self.smoothing.as_ref(),
+        )
+        .0)
     }
 }
 
@@ -454,6 +506,7 @@ impl rulecover_core::scoring::Export for RcBoostModel {
             &self.rules,
             &self.stats,
             self.n_classes,
+            self.smoothing.as_ref(),
         )
     }
 }
@@ -514,6 +567,7 @@ impl rulecover_core::Validate for RcBoostModel {
             &self.rules,
             &self.stats,
             &self.coverage,
+            self.smoothing.as_ref(),
         )
     }
 }

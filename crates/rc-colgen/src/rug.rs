@@ -34,9 +34,12 @@ use serde::{Deserialize, Serialize};
 use rc_cover::input::check_no_missing;
 use rc_cover::row_weights::without_zero_rows;
 use rc_cover::rux::{
-    cost_scale, default_rux_solver, label_rules_weighted, weighted_model, LabeledRule,
+    cost_scale, default_rux_solver, label_rules_weighted, relabel_balanced, weighted_model,
+    LabeledRule,
 };
-use rc_cover::{CoverageRows, LpForm, RuleCost, RuleLp, RuxParams, Uncovered, WeightedRuleModel};
+use rc_cover::{
+    CoverageRows, LeafLabel, LpForm, RuleCost, RuleLp, RuxParams, Uncovered, WeightedRuleModel,
+};
 use rc_lp::LpSolver;
 use rc_tree::DecisionTreeParams;
 use rulecover_core::{
@@ -71,9 +74,14 @@ pub struct RugParams {
     /// Seed of the trees (only breaks ties between equally good splits).
     pub seed: u64,
     /// ε, costs, cost normalisation, weight threshold, coverage rows,
-    /// fallback and LP form, as for RUX. Default: rule-length costs (the
+    /// fallback, LP form, the class each rule votes for
+    /// ([`RuxParams::leaf_label`]; [`LeafLabel::Estimator`] reads as the
+    /// training majority, pricing trees having no class of their own) and
+    /// the probabilities, as for RUX. Default: rule-length costs (the
     /// paper's experiments), normalised by the largest cost of the initial
-    /// tree's leaves. (Its `base` ensemble is not used.)
+    /// tree's leaves, rules voting for their training majority (the
+    /// authors' code), the paper's vote. (Its `base` ensemble is not
+    /// used.)
     pub lp: RuxParams,
     /// How raw columns are encoded before learning (default one-hot with
     /// every level; numeric columns pass through).
@@ -88,7 +96,7 @@ impl Default for RugParams {
             max_rmp_calls: 30,
             min_weight: None,
             seed: 0,
-            lp: RuxParams::default(),
+            lp: RuxParams::default().leaf_label(LeafLabel::TrainingMajority),
             encoding: Encoding::OneHot { drop_first: false },
         }
     }
@@ -171,6 +179,23 @@ impl RugParams {
     pub fn lp(mut self, lp: RuxParams) -> Self {
         self.lp = lp;
         self
+    }
+
+    /// Rules labelled with their training class counts and the class
+    /// [`RuxParams::leaf_label`] gives them (the class-balanced majority,
+    /// or the training majority).
+    fn labelled(
+        &self,
+        rules: Vec<rulecover_core::PoolRule>,
+        coverage: &rulecover_core::CoverageMatrix,
+        train: &Dataset,
+        weights: &[f64],
+    ) -> std::result::Result<Vec<LabeledRule>, rc_cover::Error> {
+        let mut labelled = label_rules_weighted(rules, coverage, train, weights)?;
+        if self.lp.leaf_label == LeafLabel::Balanced {
+            relabel_balanced(&mut labelled, &train.labels()?, weights, train.n_classes());
+        }
+        Ok(labelled)
     }
 
     /// Sets how raw columns are encoded.
@@ -281,7 +306,7 @@ impl RugParams {
         let first = propose_checked(oracle, train, &weights, 0)?;
         let (first_rules, first_coverage) = first.into_parts();
         let mut pool: Vec<LabeledRule> =
-            label_rules_weighted(first_rules, &first_coverage, train, &weights)?;
+            params.labelled(first_rules, &first_coverage, train, &weights)?;
         let raw = params.lp.costs(&pool, 1.0)?;
         let scale = cost_scale(&raw, params.lp.normalize_costs);
         for (j, r) in pool.iter().enumerate() {
@@ -326,7 +351,7 @@ impl RugParams {
             let cand = propose_checked(oracle, train, &sol.beta, round)?;
             let n_cand = cand.len();
             let (cand_rules, cand_coverage) = cand.into_parts();
-            let cand_pool = label_rules_weighted(cand_rules, &cand_coverage, train, &weights)?;
+            let cand_pool = params.labelled(cand_rules, &cand_coverage, train, &weights)?;
             let cand_costs = params.lp.costs(&cand_pool, scale)?;
             let mut min_rc = f64::INFINITY;
             let mut added = 0;
@@ -383,6 +408,7 @@ impl RugParams {
             Some(w) => full.with_min_weight(w),
             None => full,
         };
+        let model = params.lp.with_proba(model, train, &weights)?;
         Ok(RugModel {
             model,
             history,

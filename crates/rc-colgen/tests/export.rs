@@ -5,6 +5,7 @@
 
 use rc_colgen::{RcBoostModel, RcBoostParams, RugModel, RugParams};
 use rc_cover::Uncovered;
+use rc_cover::{LeafLabel, RuleProba, RuxParams};
 use rulecover_core::scoring::python::to_python;
 use rulecover_core::scoring::sql::{to_sql, Dialect, SqlOptions};
 use rulecover_core::scoring::{Export, Program};
@@ -44,13 +45,17 @@ where
 fn rcboost_exports_exactly() {
     for (kind, seed) in [(Kind::Binary, 1), (Kind::Multi, 2)] {
         let train = data(250, kind, 0.0, 0.0, seed);
-        let model: RcBoostModel = RcBoostParams::default()
-            .max_depth(3)
-            .max_rmp_calls(4)
-            .seed(seed)
-            .fit(&train)
-            .unwrap();
-        check(&model, &train, kind, seed);
+        for proba in [RuleProba::Vote, RuleProba::Calibrated] {
+            let model: RcBoostModel = RcBoostParams::default()
+                .max_depth(3)
+                .max_rmp_calls(4)
+                .proba(proba)
+                .seed(seed)
+                .fit(&train)
+                .unwrap();
+            assert_eq!(model.smoothing().is_some(), proba == RuleProba::Calibrated);
+            check(&model, &train, kind, seed);
+        }
     }
 }
 
@@ -60,12 +65,20 @@ fn rug_exports_exactly() {
     for (kind, seed) in [(Kind::Binary, 4), (Kind::Multi, 5)] {
         let train = data(250, kind, 0.0, 0.0, seed);
         for uncovered in [Uncovered::FirstEstimator, Uncovered::MajorityClass] {
-            for min_weight in [None, Some(0.3)] {
+            for (min_weight, proba) in [
+                (None, RuleProba::Vote),
+                (Some(0.3), RuleProba::Vote),
+                (Some(0.3), RuleProba::Calibrated),
+            ] {
+                let lp = RuxParams::default()
+                    .uncovered(uncovered)
+                    .proba(proba)
+                    .leaf_label(LeafLabel::TrainingMajority);
                 let model: RugModel = RugParams::default()
+                    .lp(lp)
                     .max_depth(2)
                     .max_rmp_calls(4)
                     .min_weight(min_weight)
-                    .uncovered(uncovered)
                     .seed(seed)
                     .fit(&train)
                     .unwrap();

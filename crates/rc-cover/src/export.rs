@@ -12,6 +12,7 @@ use rulecover_core::scoring::{Cmp, ExportError, Expr, Output, ProgramBuilder, Te
 use rulecover_core::{Encoder, Rule};
 
 use crate::pool::RuleStats;
+use crate::proba::{Smoothing, VoteCalibration};
 use crate::weighted::{Fallback, ScoredRule, WeightedRuleModel};
 
 /// The encoded features of `encoder` as program values, checked to hold
@@ -58,7 +59,8 @@ fn share(a: Expr, b: &Expr, otherwise: Expr) -> Expr {
 /// rules fully satisfied add their class counts (regression: their means,
 /// averaged); a row none covers gets every rule's statistics times the
 /// fraction of its conditions the row satisfies; class votes are divided
-/// by their total (`1 / K` each when it is not positive).
+/// by their total (`1 / K` each when it is not positive), or with
+/// `smoothing` become `(v_c + m π_c) / (Σ v + m)`.
 ///
 /// # Errors
 /// [`ExportError::Schema`] when `encoder` does not read the program's
@@ -69,6 +71,7 @@ pub fn vote_output(
     rules: &[Rule],
     stats: &[RuleStats],
     n_classes: usize,
+    smoothing: Option<&Smoothing>,
 ) -> Result<Output, ExportError> {
     let x = rule_features(program, encoder, rules)?;
     let regression = matches!(stats.first(), Some(RuleStats::Value { .. }));
@@ -142,6 +145,16 @@ pub fn vote_output(
         })
         .collect();
     let total = program.bind(Expr::sum(votes.iter().cloned()));
+    if let Some(s) = smoothing {
+        let denominator = program.bind(total + Expr::Const(s.strength));
+        return Ok(Output::Classes(
+            votes
+                .into_iter()
+                .zip(&s.prior)
+                .map(|(v, p)| (v + Expr::Const(s.strength * p)) / denominator.clone())
+                .collect(),
+        ));
+    }
     let uniform = 1.0 / width as f64;
     Ok(Output::Classes(
         votes
@@ -156,7 +169,9 @@ pub fn vote_output(
 /// the covering rules voting for it (rules in order) over the total of
 /// all classes; a row no rule covers has probability 1 on its fallback
 /// class (the class of the first covering rule of a partition, else its
-/// default).
+/// default). With `calibration`, that vote through its softmax
+/// `exp(a v_c + d_c) / Σ exp(a v_c' + d_c')`
+/// ([`WeightedRuleModel::with_calibrated_proba`]).
 ///
 /// # Errors
 /// [`ExportError::Schema`] when `encoder` does not read the program's
@@ -167,6 +182,7 @@ pub fn weighted_vote_output(
     n_classes: usize,
     rules: &[ScoredRule],
     fallback: &Fallback,
+    calibration: Option<&VoteCalibration>,
 ) -> Result<Output, ExportError> {
     let partition: &[(Rule, usize)] = match fallback {
         Fallback::Partition { rules, .. } => rules,
@@ -209,11 +225,22 @@ pub fn weighted_vote_output(
             Box::new(move |c| indicator(Test::cmp(Cmp::Eq, class.clone(), Expr::Const(c as f64))))
         }
     };
+    let vote: Vec<Expr> = sums
+        .into_iter()
+        .enumerate()
+        .map(|(c, s)| share(s, &total, fallback_class(c)))
+        .collect();
+    let Some(cal) = calibration else {
+        return Ok(Output::Classes(vote));
+    };
+    let scores: Vec<Expr> = vote
+        .into_iter()
+        .zip(&cal.offsets)
+        .map(|(v, d)| program.bind((Expr::Const(cal.slope) * v + Expr::Const(*d)).exp()))
+        .collect();
+    let total = program.bind(Expr::sum(scores.iter().cloned()));
     Ok(Output::Classes(
-        sums.into_iter()
-            .enumerate()
-            .map(|(c, s)| share(s, &total, fallback_class(c)))
-            .collect(),
+        scores.into_iter().map(|e| e / total.clone()).collect(),
     ))
 }
 
@@ -231,6 +258,7 @@ impl rulecover_core::scoring::Export for WeightedRuleModel {
             self.n_classes,
             &self.rules,
             &self.fallback,
+            self.calibration.as_ref(),
         )
     }
 }

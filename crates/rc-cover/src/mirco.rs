@@ -16,9 +16,10 @@ use crate::exact::{exact_set_cover, CoverStatus};
 use crate::greedy::greedy_set_cover_weighted;
 use crate::input::{check_no_missing, encoded};
 use crate::pool::{Impurity, LabeledPool, RuleStats};
+use crate::proba::{RuleProba, Smoothing};
 use crate::row_weights::{coverage_count, without_zero_rows};
 use crate::select::SelectFrom;
-use crate::vote::vote;
+use crate::vote::{pooled_smoothing, vote};
 
 /// How model (1), the weighted set cover, is solved.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -50,6 +51,11 @@ pub struct MircoParams {
     /// n_estimators=100)` with scikit-learn's random streams (the paper
     /// tunes depth over {5, 10, 20} and size over {10, 50, 100}).
     pub forest: RandomForestParams,
+    /// Class probabilities: the paper's count vote (the default) or
+    /// smoothed rule frequencies ([`RuleProba`]; classification only). A
+    /// parameter file without this field reads as the vote.
+    #[serde(default)]
+    pub proba: RuleProba,
 }
 
 impl Default for MircoParams {
@@ -62,6 +68,7 @@ impl Default for MircoParams {
                 .max_depth(10)
                 .n_estimators(100)
                 .random_stream(RandomStream::Sklearn),
+            proba: RuleProba::Vote,
         }
     }
 }
@@ -88,6 +95,12 @@ impl MircoParams {
     /// Sets the forest fitted by [`Fit::fit`].
     pub fn forest(mut self, forest: RandomForestParams) -> Self {
         self.forest = forest;
+        self
+    }
+
+    /// Sets how class probabilities are formed.
+    pub fn proba(mut self, proba: RuleProba) -> Self {
+        self.proba = proba;
         self
     }
 
@@ -166,14 +179,22 @@ impl MircoParams {
                 (exact.columns, exact.status)
             }
         };
+        let rules: Vec<Rule> = selected
+            .iter()
+            .map(|&j| pool.rules[j].rule.clone())
+            .collect();
+        let stats: Vec<RuleStats> = selected.iter().map(|&j| pool.stats[j].clone()).collect();
+        let smoothing = match params.proba {
+            RuleProba::Calibrated if train.is_classification() => {
+                Some(pooled_smoothing(&rules, &stats, train, &pool.row_weights)?)
+            }
+            _ => None,
+        };
         Ok(MircoModel {
             encoder,
             n_classes: train.n_classes(),
-            rules: selected
-                .iter()
-                .map(|&j| pool.rules[j].rule.clone())
-                .collect(),
-            stats: selected.iter().map(|&j| pool.stats[j].clone()).collect(),
+            rules,
+            stats,
             coverage: selected
                 .iter()
                 .map(|&j| coverage_count(pool.covered_weight(j)))
@@ -182,6 +203,7 @@ impl MircoParams {
             pool_columns: selected,
             pool_size: pool.len(),
             status,
+            smoothing,
         })
     }
 }
@@ -265,6 +287,10 @@ pub struct MircoModel {
     pool_columns: Vec<usize>,
     pool_size: usize,
     status: CoverStatus,
+    /// The smoothing of [`RuleProba::Calibrated`] (none: the vote; a model
+    /// file without it reads as the vote).
+    #[serde(default)]
+    smoothing: Option<Smoothing>,
 }
 
 impl MircoModel {
@@ -310,6 +336,12 @@ impl MircoModel {
         self.status
     }
 
+    /// The smoothing of the class probabilities, if fitted with
+    /// [`RuleProba::Calibrated`].
+    pub fn smoothing(&self) -> Option<&Smoothing> {
+        self.smoothing.as_ref()
+    }
+
     /// Predictions plus, for each row, whether no rule covered it.
     ///
     /// # Errors
@@ -317,7 +349,13 @@ impl MircoModel {
     /// [`Error::MissingValue`] for a `NaN`.
     pub fn predict_with_missed(&self, data: &Dataset) -> Result<(Predictions, Vec<bool>)> {
         let data = encoded(&self.encoder, data)?;
-        Ok(vote(&self.rules, &self.stats, self.n_classes, &data))
+        Ok(vote(
+            &self.rules,
+            &self.stats,
+            self.n_classes,
+            &data,
+            self.smoothing.as_ref(),
+        ))
     }
 
     /// Fraction of rows of `data` covered by no selected rule ("missed").
@@ -365,6 +403,9 @@ impl Predict for MircoModel {
     /// row satisfies, summed and divided by their total. A row no rule
     /// covers ("missed") gets every rule's counts times the fraction of
     /// its conditions the row satisfies (uniform when that is zero too).
+    /// Fitted with [`RuleProba::Calibrated`], the summed counts are smoothed
+    /// toward the class shares ([`Smoothing::pooled`]; the shares when
+    /// there are no votes).
     /// Regression: the mean of the covering rules' training means.
     fn predict(&self, data: &Dataset) -> Result<Predictions> {
         Ok(self.predict_with_missed(data)?.0)
@@ -384,6 +425,7 @@ impl rulecover_core::scoring::Export for MircoModel {
             &self.rules,
             &self.stats,
             self.n_classes,
+            self.smoothing.as_ref(),
         )
     }
 }
@@ -418,6 +460,7 @@ impl rulecover_core::Validate for MircoModel {
             &self.rules,
             &self.stats,
             &self.coverage,
+            self.smoothing.as_ref(),
         )
     }
 }

@@ -239,8 +239,9 @@ pub fn check_voting_rules(
     rules: &[rulecover_core::Rule],
     stats: &[RuleStats],
     coverage: &[usize],
+    smoothing: Option<&crate::proba::Smoothing>,
 ) -> rulecover_core::validate::Validity {
-    use rulecover_core::validate::length;
+    use rulecover_core::validate::{length, InvalidModel};
     encoder.check_with_classes("n_classes", n_classes)?;
     let regression = encoder.schema().classes().is_empty();
     let n = encoder.encoded_features().len();
@@ -251,6 +252,10 @@ pub fn check_voting_rules(
         rule.check(n)
             .map_err(|e| e.within(&format!("rules[{i}]")))?;
         check_stats(stats, regression, n_classes).map_err(|e| e.within(&format!("stats[{i}]")))?;
+    }
+    if let Some(s) = smoothing {
+        s.check(n_classes)
+            .map_err(|e| InvalidModel::new("smoothing", e))?;
     }
     Ok(())
 }

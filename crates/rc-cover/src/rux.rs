@@ -33,6 +33,7 @@ use rulecover_core::{
 
 use crate::error::{Error, Result};
 use crate::input::{check_no_missing, encoded};
+use crate::proba::RuleProba;
 use crate::row_weights::{weighted_class_counts, without_zero_rows};
 use crate::rux_lp::{ColumnPolicy, CoverageRows, LpForm, RuleLp, RuleLpSolution};
 use crate::select::SelectFrom;
@@ -269,6 +270,20 @@ pub struct RuxParams {
     /// meaning what they meant.
     #[serde(default = "LeafLabel::before_option")]
     pub leaf_label: LeafLabel,
+    /// Class probabilities: the weighted vote of eq. (2) (the default) or
+    /// calibrated on the training rows ([`RuleProba`]). A parameter file
+    /// without this field reads as the vote.
+    #[serde(default)]
+    pub proba: RuleProba,
+    /// With more than two classes, also put in the LP a copy of each pool
+    /// rule for every other class holding at least `1/K` of the rule's
+    /// training weight ([`class_copies`]), so that a leaf shared by two
+    /// classes can vote for both, as the forest's averaged leaf
+    /// frequencies do. Off by default (seed 001 gives each leaf one
+    /// class); the registry turns it on. A parameter file without this
+    /// field reads as off.
+    #[serde(default)]
+    pub class_copies: bool,
 }
 
 impl Default for RuxParams {
@@ -284,6 +299,8 @@ impl Default for RuxParams {
             policy: ColumnPolicy::All,
             base: RuxBase::forest(),
             leaf_label: LeafLabel::Balanced,
+            proba: RuleProba::Vote,
+            class_copies: false,
         }
     }
 }
@@ -306,6 +323,36 @@ impl RuxParams {
     pub fn base(mut self, base: RuxBase) -> Self {
         self.base = base;
         self
+    }
+
+    /// Sets whether multi-class pools get [`class_copies`].
+    pub fn class_copies(mut self, on: bool) -> Self {
+        self.class_copies = on;
+        self
+    }
+
+    /// Sets how class probabilities are formed.
+    pub fn proba(mut self, proba: RuleProba) -> Self {
+        self.proba = proba;
+        self
+    }
+
+    /// `model` with the probabilities [`RuxParams::proba`] asks for: as it
+    /// is for the vote, else [`WeightedRuleModel::with_calibrated_proba`] on
+    /// the encoded training rows `train` weighted by `weights`.
+    ///
+    /// # Errors
+    /// As [`WeightedRuleModel::with_calibrated_proba`].
+    pub fn with_proba(
+        &self,
+        model: WeightedRuleModel,
+        train: &Dataset,
+        weights: &[f64],
+    ) -> Result<WeightedRuleModel> {
+        match self.proba {
+            RuleProba::Vote => Ok(model),
+            RuleProba::Calibrated => model.with_calibrated_proba(train, weights),
+        }
     }
 
     /// Sets the class each pool rule votes for.
@@ -543,10 +590,16 @@ impl RuxParams {
         } else if params.leaf_label == LeafLabel::Balanced {
             relabel_balanced(&mut labelled, &labels, weights, train.n_classes());
         }
+        let mut source: Vec<usize> = (0..labelled.len()).collect();
+        if params.class_copies {
+            let (copies, of) = class_copies(&labelled, train.n_classes());
+            labelled.extend(copies);
+            source.extend(of);
+        }
         let costs = params.costs(&labelled, 1.0)?;
         let scale = cost_scale(&costs, params.normalize_costs);
-        for (j, r) in labelled.iter().enumerate() {
-            lp.add_rule(coverage.rows_of(j).to_vec(), r.class, costs[j] * scale)?;
+        for (r, (&j, cost)) in labelled.iter().zip(source.iter().zip(&costs)) {
+            lp.add_rule(coverage.rows_of(j).to_vec(), r.class, cost * scale)?;
         }
         if params.coverage != CoverageRows::Off {
             let uncovered = lp.uncovered_rows();
@@ -559,7 +612,7 @@ impl RuxParams {
         }
         let sol = lp.solve(solver)?;
         let fallback = params.fallback_weighted(&labelled, train, weights);
-        weighted_model(
+        let model = weighted_model(
             &lp,
             &sol,
             &labelled,
@@ -567,7 +620,8 @@ impl RuxParams {
             fallback,
             encoder,
             sol.stats.seconds,
-        )
+        )?;
+        params.with_proba(model, train, weights)
     }
 
     /// Raw costs of labelled rules (checked finite), times `scale`.
@@ -768,6 +822,31 @@ pub fn relabel(rules: &mut [LabeledRule], classes: &[usize], n_classes: usize) -
     Ok(())
 }
 
+/// With `n_classes > 2`, a copy of each rule for every class other than
+/// its own that holds at least `1 / n_classes` of the rule's training
+/// weight (none for two classes), and the index of the rule each copy
+/// comes from. Copies come after every original, so the first rule of a
+/// leaf found is its original.
+pub fn class_copies(rules: &[LabeledRule], n_classes: usize) -> (Vec<LabeledRule>, Vec<usize>) {
+    let (mut copies, mut of) = (Vec::new(), Vec::new());
+    if n_classes <= 2 {
+        return (copies, of);
+    }
+    for (j, r) in rules.iter().enumerate() {
+        let total: f64 = r.class_counts.iter().sum();
+        for (c, &n) in r.class_counts.iter().enumerate() {
+            if c != r.class && total > 0.0 && n * n_classes as f64 >= total {
+                copies.push(LabeledRule {
+                    class: c,
+                    ..r.clone()
+                });
+                of.push(j);
+            }
+        }
+    }
+    (copies, of)
+}
+
 /// Sets each rule's class to [`LeafLabel::Balanced`]'s: the class with
 /// the largest share of its training weight covered by the rule (`labels`
 /// and `weights`: one per training row; a class without training weight
@@ -898,5 +977,38 @@ impl Fit for RuxParams {
                 Self::select_fitted(params, &ada, data, weights, solver.as_ref())
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod class_copy_tests {
+    use super::*;
+    use rulecover_core::{Condition, Rule};
+
+    fn rule(class: usize, counts: Vec<f64>) -> LabeledRule {
+        LabeledRule {
+            pool: PoolRule {
+                rule: Rule::new(vec![Condition::le(0, 1.0)]),
+                estimator: 0,
+                node: 0,
+                estimator_weight: 1.0,
+            },
+            class,
+            class_counts: counts,
+        }
+    }
+
+    #[test]
+    fn copies_go_to_classes_holding_a_kth_of_the_rule() {
+        // Three classes: a third of the weight is the bar.
+        let rules = [rule(0, vec![5.0, 4.0, 1.0]), rule(2, vec![0.0, 3.0, 6.0])];
+        let (copies, of) = class_copies(&rules, 3);
+        let classes: Vec<(usize, usize)> =
+            of.iter().zip(&copies).map(|(&j, r)| (j, r.class)).collect();
+        assert_eq!(classes, vec![(0, 1), (1, 1)]);
+        assert_eq!(copies[0].class_counts, rules[0].class_counts);
+        // Two classes: never.
+        let binary = [rule(0, vec![5.0, 5.0])];
+        assert!(class_copies(&binary, 2).0.is_empty());
     }
 }

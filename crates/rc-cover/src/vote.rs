@@ -1,9 +1,12 @@
 //! Prediction by the class-count vote of seed 000's eq. (2), with the
-//! authors' fallback for rows no rule fully covers.
+//! authors' fallback for rows no rule fully covers, and its smoothed
+//! probabilities ([`crate::proba`]).
 
 use rulecover_core::{Dataset, Predictions, Rule};
 
+use crate::error::Result;
 use crate::pool::RuleStats;
+use crate::proba::{choose_strength, class_shares, covering_rules, without_row, LooRow, Smoothing};
 
 /// Votes of a rule list for one row, and whether any rule fully covered it.
 ///
@@ -62,12 +65,14 @@ fn row_votes(
 }
 
 /// Predicts every row of `data` with the rule vote; also returns which
-/// rows were missed (covered by no rule).
+/// rows were missed (covered by no rule). With `smoothing`, class votes
+/// become [`Smoothing::pooled`] probabilities (regression ignores it).
 pub fn vote(
     rules: &[Rule],
     stats: &[RuleStats],
     n_classes: usize,
     data: &Dataset,
+    smoothing: Option<&Smoothing>,
 ) -> (Predictions, Vec<bool>) {
     let regression = matches!(stats.first(), Some(RuleStats::Value { .. }));
     let width = if regression { 1 } else { n_classes };
@@ -81,6 +86,10 @@ pub fn vote(
         missed.push(!covered);
         if regression {
             out.push(votes[0]);
+        } else if let Some(s) = smoothing {
+            let start = out.len();
+            out.resize(start + width, 0.0);
+            s.pooled(&votes, &mut out[start..]);
         } else {
             let total: f64 = votes.iter().sum();
             if total > 0.0 {
@@ -99,4 +108,60 @@ pub fn vote(
         }
     };
     (pred, missed)
+}
+
+/// The smoothing of the class-count vote for `rules` with training class
+/// counts `stats` on the encoded training rows `train` (weighted by
+/// `weights`), its strength chosen by leave-one-out ([`crate::proba`]): a
+/// row that rules cover fully is scored with its weight taken out of each
+/// covering rule's count of its class; a row no rule covers fully is
+/// scored by its partial votes (its class is in no rule's counts).
+///
+/// # Errors
+/// [`crate::Error::Shape`] for data without classes or no weight.
+pub fn pooled_smoothing(
+    rules: &[Rule],
+    stats: &[RuleStats],
+    train: &Dataset,
+    weights: &[f64],
+) -> Result<Smoothing> {
+    let prior = class_shares(train, weights)?;
+    let labels = train.labels()?;
+    let k = prior.len();
+    let cover = covering_rules(train, |j, row| rules[j].covers_row(row), rules.len());
+    let counts = |j: u32| match &stats[j as usize] {
+        RuleStats::Counts(c) => c.as_slice(),
+        RuleStats::Value { .. } => &[],
+    };
+    // Each row's votes without itself, which do not depend on m.
+    let mut row = vec![0.0; train.n_features()];
+    let mut own = vec![0.0; k];
+    let loo_votes: Vec<Vec<f64>> = (0..train.n_rows())
+        .map(|i| {
+            let mut votes = vec![0.0; k];
+            if cover[i].is_empty() {
+                train.row_into(i, &mut row);
+                row_votes(rules, stats, &row, k, &mut votes);
+            } else {
+                for &j in &cover[i] {
+                    without_row(counts(j), labels[i], weights[i], &mut own);
+                    votes.iter_mut().zip(&own).for_each(|(v, c)| *v += c);
+                }
+            }
+            votes
+        })
+        .collect();
+    let rows: Vec<LooRow> = (0..train.n_rows())
+        .map(|i| LooRow {
+            row: i,
+            label: labels[i],
+            weight: weights[i],
+            rules: &cover[i],
+        })
+        .collect();
+    let mut out = vec![0.0; k];
+    Ok(choose_strength(prior, &rows, |s, r| {
+        s.pooled(&loo_votes[r.row], &mut out);
+        out[r.label]
+    }))
 }

@@ -15,6 +15,7 @@ use rulecover_core::{
 
 use crate::error::{Error, Result};
 use crate::input::encoded;
+use crate::proba::VoteCalibration;
 use crate::row_weights::coverage_count;
 use crate::rux_lp::LpStats;
 
@@ -111,6 +112,11 @@ pub struct WeightedRuleModel {
     pub(crate) rules: Vec<ScoredRule>,
     pub(crate) fallback: Fallback,
     info: FitInfo,
+    /// The calibration of [`crate::RuleProba::Calibrated`] (none: the
+    /// weighted vote of eq. (2); a model file without it reads as the
+    /// vote).
+    #[serde(default)]
+    pub(crate) calibration: Option<VoteCalibration>,
 }
 
 impl WeightedRuleModel {
@@ -159,7 +165,43 @@ impl WeightedRuleModel {
             rules,
             fallback,
             info,
+            calibration: None,
         })
+    }
+
+    /// The model with [`crate::RuleProba::Calibrated`] probabilities: the
+    /// weighted vote through the softmax [`VoteCalibration`] fitted to the
+    /// vote of `train` (the encoded training rows, weighted by `weights`).
+    ///
+    /// # Errors
+    /// [`Error::Shape`] for data without classes or with another number
+    /// of classes, or weights of another length.
+    pub fn with_calibrated_proba(mut self, train: &Dataset, weights: &[f64]) -> Result<Self> {
+        if train.n_classes() != self.n_classes || weights.len() != train.n_rows() {
+            return Err(Error::Shape(format!(
+                "{} classes and {} weights for {} training rows of {} classes",
+                self.n_classes,
+                weights.len(),
+                train.n_rows(),
+                train.n_classes()
+            )));
+        }
+        self.calibration = None;
+        let (votes, _) = self.vote_encoded(train, &self.rules);
+        let labels = train.labels()?;
+        self.calibration = Some(VoteCalibration::fit(
+            &votes,
+            &labels,
+            weights,
+            self.n_classes,
+        ));
+        Ok(self)
+    }
+
+    /// The calibration of the class probabilities, if any
+    /// ([`WeightedRuleModel::with_calibrated_proba`]).
+    pub fn calibration(&self) -> Option<&VoteCalibration> {
+        self.calibration.as_ref()
     }
 
     /// The rules, by decreasing weight.
@@ -209,7 +251,9 @@ impl WeightedRuleModel {
     /// Predicts with the `top` heaviest rules only (all with `None`), and
     /// tells which rows no used rule covers. Probabilities are the class
     /// shares of the covering weight; an uncovered row puts probability 1
-    /// on its fallback class.
+    /// on its fallback class. With a calibration
+    /// ([`WeightedRuleModel::with_calibrated_proba`]) that vote goes
+    /// through its softmax.
     ///
     /// # Errors
     /// The alignment errors of [`Encoder::transform`] and
@@ -221,6 +265,26 @@ impl WeightedRuleModel {
     ) -> Result<(Predictions, Vec<bool>)> {
         let data = encoded(&self.encoder, data)?;
         let used = &self.rules[..top.unwrap_or(self.rules.len()).min(self.rules.len())];
+        let (mut proba, missed) = self.vote_encoded(&data, used);
+        if let Some(cal) = &self.calibration {
+            let mut out = vec![0.0; self.n_classes];
+            for row in proba.chunks_mut(self.n_classes) {
+                cal.apply(row, &mut out);
+                row.copy_from_slice(&out);
+            }
+        }
+        Ok((
+            Predictions::Classes {
+                n_classes: self.n_classes,
+                proba,
+            },
+            missed,
+        ))
+    }
+
+    /// The weighted vote of `used` on encoded rows (`k` shares per row,
+    /// row-major), and which rows no rule of `used` covers.
+    fn vote_encoded(&self, data: &Dataset, used: &[ScoredRule]) -> (Vec<f64>, Vec<bool>) {
         let k = self.n_classes;
         let mut row = vec![0.0; data.n_features()];
         let mut proba = vec![0.0; data.n_rows() * k];
@@ -242,13 +306,7 @@ impl WeightedRuleModel {
                 missed.push(true);
             }
         }
-        Ok((
-            Predictions::Classes {
-                n_classes: k,
-                proba,
-            },
-            missed,
-        ))
+        (proba, missed)
     }
 
     /// Fraction of rows of `data` that no rule covers.
@@ -416,6 +474,8 @@ impl Predict for WeightedRuleModel {
     /// each class, the total normalised weight of the covering rules that
     /// vote for it, divided by the total weight of all covering rules. A
     /// row no rule covers gets probability 1 on its [`Fallback`] class.
+    /// With a calibration, that vote through its softmax
+    /// ([`WeightedRuleModel::with_calibrated_proba`]).
     fn predict(&self, data: &Dataset) -> Result<Predictions> {
         Ok(self.predict_top(data, None)?.0)
     }
@@ -460,6 +520,10 @@ impl rulecover_core::Validate for WeightedRuleModel {
             r.rule.check(n).map_err(|e| e.within(&at("rule")))?;
             index(|| at("class"), r.class, k, "classes")?;
             finite(|| at("weight"), r.weight)?;
+        }
+        if let Some(c) = &self.calibration {
+            c.check(k)
+                .map_err(|e| InvalidModel::new("calibration", e))?;
         }
         match &self.fallback {
             Fallback::Class(c) => index(|| "fallback.Class".into(), *c, k, "classes"),

@@ -3,7 +3,9 @@
 //! and RUX (both fallbacks), on training rows and held-out rows, some of
 //! them with a missing categorical value or covered by no rule.
 
-use rc_cover::{MircoModel, MircoParams, RuxBase, RuxParams, Uncovered, WeightedRuleModel};
+use rc_cover::{
+    MircoModel, MircoParams, RuleProba, RuxBase, RuxParams, Uncovered, WeightedRuleModel,
+};
 use rc_tree::{AdaBoostAlgorithm, AdaBoostParams, RandomForestParams};
 use rulecover_core::scoring::python::to_python;
 use rulecover_core::scoring::sql::{to_sql, Dialect, SqlOptions};
@@ -52,13 +54,19 @@ fn mirco_exports_exactly() {
     let mut missed = 0;
     for (kind, seed) in [(Kind::Binary, 1), (Kind::Multi, 2), (Kind::Real, 3)] {
         let train = data(300, kind, 0.0, 0.0, seed);
-        let model: MircoModel = MircoParams::default()
-            .forest(forest(kind, seed))
-            .fit(&train)
-            .unwrap();
-        let held_out = check(&model, &train, kind, seed);
-        let (_, m) = model.predict_with_missed(&held_out).unwrap();
-        missed += m.iter().filter(|&&m| m).count();
+        for proba in [RuleProba::Vote, RuleProba::Calibrated] {
+            let model: MircoModel = MircoParams::default()
+                .forest(forest(kind, seed))
+                .proba(proba)
+                .fit(&train)
+                .unwrap();
+            // Smoothing is for classes only.
+            let smoothed = proba == RuleProba::Calibrated && kind != Kind::Real;
+            assert_eq!(model.smoothing().is_some(), smoothed);
+            let held_out = check(&model, &train, kind, seed);
+            let (_, m) = model.predict_with_missed(&held_out).unwrap();
+            missed += m.iter().filter(|&&m| m).count();
+        }
     }
     // The partial vote of rows no rule covers is exercised.
     assert!(missed > 0);
@@ -80,12 +88,21 @@ fn rux_exports_exactly() {
                         .seed(seed),
                 ),
             ];
-            for base in bases {
+            for (base, proba) in bases
+                .into_iter()
+                .flat_map(|b| [(b.clone(), RuleProba::Vote), (b, RuleProba::Calibrated)])
+            {
                 let model: WeightedRuleModel = RuxParams::default()
                     .base(base)
                     .uncovered(uncovered)
+                    .proba(proba)
+                    .class_copies(true)
                     .fit(&train)
                     .unwrap();
+                assert_eq!(
+                    model.calibration().is_some(),
+                    proba == RuleProba::Calibrated
+                );
                 let held_out = check(&model, &train, kind, seed);
                 missed += model.missed_fraction(&held_out).unwrap();
                 // Fewer rules: more rows fall back.

@@ -3,8 +3,8 @@
 
 use rc_colgen::{RcBoostModel, RcBoostParams, RugModel, RugParams};
 use rc_cover::{
-    CoverSolver, Impurity, LeafLabel, MircoModel, MircoParams, RuleCost, RuxBase, RuxParams,
-    Uncovered, WeightedRuleModel,
+    CoverSolver, Impurity, LeafLabel, MircoModel, MircoParams, RuleCost, RuleProba, RuxBase,
+    RuxParams, Uncovered, WeightedRuleModel,
 };
 use rc_tree::{AdaBoostParams, MaxFeatures, RandomForestParams};
 use serde_json::Value;
@@ -26,6 +26,13 @@ const IMPURITY: ParamSpec = p(
     ParamKind::Choice(&["gini", "entropy"]),
     "gini",
     "impurity in the rule cost 1 + impurity (classification)",
+);
+
+const PROBA: ParamSpec = p(
+    "proba",
+    ParamKind::Choice(&["calibrated", "vote"]),
+    "calibrated",
+    "class probabilities: calibrated on the training rows (MIRCO, RCBoost: rule counts smoothed, strength by leave-one-out; RUX, RUG: a softmax of the weighted vote) or the paper's vote (the reproduced tables)",
 );
 
 const MIRCO_PARAMS: &[ParamSpec] = &[
@@ -67,6 +74,7 @@ const MIRCO_PARAMS: &[ParamSpec] = &[
         "60.0",
         "seconds allowed to the exact MIP (solver=exact only)",
     ),
+    PROBA,
 ];
 
 const RCBOOST_PARAMS: &[ParamSpec] = &[
@@ -83,6 +91,7 @@ const RCBOOST_PARAMS: &[ParamSpec] = &[
         "cap on master LP solves (paper tunes {5,10,50,100,200}; code default 100)",
     ),
     IMPURITY,
+    PROBA,
 ];
 
 const EPS: ParamSpec = p(
@@ -145,6 +154,7 @@ const RUX_RF_PARAMS: &[ParamSpec] = &[
     THRESHOLD,
     UNCOVERED,
     LEAF_LABEL,
+    PROBA,
 ];
 
 const RUX_ADA_PARAMS: &[ParamSpec] = &[
@@ -167,6 +177,7 @@ const RUX_ADA_PARAMS: &[ParamSpec] = &[
     THRESHOLD,
     UNCOVERED,
     LEAF_LABEL,
+    PROBA,
 ];
 
 const RUG_DEPTH: ParamSpec = p(
@@ -195,6 +206,8 @@ const RUG_PARAMS: &[ParamSpec] = &[
     NORMALIZE_COSTS,
     THRESHOLD,
     UNCOVERED,
+    LEAF_LABEL,
+    PROBA,
 ];
 
 const RUG_T_PARAMS: &[ParamSpec] = &[
@@ -216,6 +229,8 @@ const RUG_T_PARAMS: &[ParamSpec] = &[
     NORMALIZE_COSTS,
     THRESHOLD,
     UNCOVERED,
+    LEAF_LABEL,
+    PROBA,
 ];
 
 /// Paper 001's depth axis (every method of its suite).
@@ -252,10 +267,21 @@ fn rux_params(args: &Args) -> Result<RuxParams> {
         .cost(cost)
         .normalize_costs(args.bool("normalize_costs")?)
         .threshold(args.float("threshold")?)
-        .uncovered(uncovered))
+        .uncovered(uncovered)
+        .proba(proba(args)?)
+        .class_copies(true))
 }
 
-/// The class RUX's pool rules vote for (RUX only; RUG labels its own).
+/// How the rule-vote methods form class probabilities.
+fn proba(args: &Args) -> Result<RuleProba> {
+    Ok(match args.choice("proba")? {
+        "calibrated" => RuleProba::Calibrated,
+        "vote" => RuleProba::Vote,
+        other => return Err(args.unhandled("proba", other)),
+    })
+}
+
+/// The class RUX's and RUG's rules vote for.
 fn leaf_label(args: &Args) -> Result<LeafLabel> {
     Ok(match args.choice("leaf_label")? {
         "balanced" => LeafLabel::Balanced,
@@ -308,7 +334,8 @@ impl Mirco {
             .impurity(impurity(args)?)
             .mse_scale(args.float("mse_scale")?)
             .solver(solver)
-            .forest(forest))
+            .forest(forest)
+            .proba(proba(args)?))
     }
 }
 
@@ -347,6 +374,7 @@ impl RcBoost {
             .max_depth(args.opt_int("max_depth")?)
             .max_rmp_calls(args.int("max_rmp_calls")?)
             .impurity(impurity(args)?)
+            .proba(proba(args)?)
             .seed(seed))
     }
 }
@@ -446,7 +474,7 @@ impl TableMethod for RuxAda {
 /// only.
 fn rug_params(args: &Args, seed: u64) -> Result<RugParams> {
     Ok(RugParams::default()
-        .lp(rux_params(args)?)
+        .lp(rux_params(args)?.leaf_label(leaf_label(args)?))
         .max_depth(args.opt_int("max_depth")?)
         .max_rmp_calls(args.int("max_rmp_calls")?)
         .min_weight(args.opt_float("min_weight")?)

@@ -1,0 +1,566 @@
+//! Class probabilities of the rule-vote models that rank and are
+//! calibrated ([`RuleProba::Calibrated`]), beside the papers' votes
+//! ([`RuleProba::Vote`]).
+//!
+//! The papers' votes say how the rules covering a row split, not how often
+//! such rows have each class: a row covered by rules of one class gets
+//! probability 1 there whatever the rules' purity, so log-loss is often
+//! far above always predicting the base rate. Calibrated:
+//!
+//! * **MIRCO and RCBoost** pool their covering rules' training class
+//!   counts; those counts are smoothed toward the training class shares
+//!   `π` by `m` pseudo-rows (the m-estimate), `(Σ_j n_jc + m π_c) /
+//!   (Σ_j n_j + m)` ([`Smoothing::pooled`]). `m` is chosen by
+//!   leave-one-out on the training rows: each row is scored with its own
+//!   weight taken out of every covering rule's count of its class, and the
+//!   `m` of [`STRENGTHS`] with the lowest weighted log-loss wins (ties to
+//!   the larger). A pure leaf of one row then scores the prior alone, so
+//!   the leaves a deep tree overfits get a large `m`, the large leaves of
+//!   shallow trees a small one. The predicted class rarely changes (only
+//!   where the pseudo-rows tip a near tie).
+//! * **RUX and RUG** keep the paper's weighted vote `v(x)` (each class's
+//!   share of the covering rules' weight, probability 1 on the fallback
+//!   class of a row no rule covers) as the score and map it through a
+//!   softmax, `p_c ∝ exp(a v_c(x) + d_c)`, whose slope `a` and class
+//!   offsets `d_c` minimise the weighted log-loss of the training rows
+//!   ([`VoteCalibration`], Newton's method). With two classes this is
+//!   Platt scaling of the vote: it keeps the vote's ranking (AUC) and
+//!   moves the threshold to where the classes' frequencies cross, so a
+//!   vote split on imbalanced data goes to the class that is more often
+//!   right there. The predicted class is the most probable one.
+//!
+//! Rule selection is not redone without each row, and RUX's and RUG's
+//! calibration reads the training rows' own vote, so both estimates are a
+//! little optimistic; docs/DEFAULTS.md measures the result on held-out
+//! folds.
+
+use serde::{Deserialize, Serialize};
+
+use rulecover_core::Dataset;
+
+use crate::error::{Error, Result};
+use crate::row_weights::weighted_class_counts;
+
+/// How a rule-vote model (MIRCO, RCBoost, RUX, RUG) turns the rules
+/// covering a row into class probabilities.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum RuleProba {
+    /// The paper's vote: MIRCO and RCBoost divide the covering rules'
+    /// summed training class counts by their total, RUX and RUG each
+    /// class's share of the covering rules' weight (seed 000 and seed 001,
+    /// eq. 2). The crates' default, so that the reproduced tables keep
+    /// the papers' protocol.
+    #[default]
+    Vote,
+    /// Calibrated on the training rows: smoothed counts for MIRCO and
+    /// RCBoost, a softmax of the weighted vote for RUX and RUG (the module
+    /// documentation). The registry's default (`proba=calibrated`).
+    Calibrated,
+}
+
+/// The smoothing strengths `m` (pseudo-rows) leave-one-out chooses from.
+pub const STRENGTHS: &[f64] = &[0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0];
+
+/// Probabilities are kept at least this far from 0 when scoring
+/// log-loss (scikit-learn's `log_loss` clips likewise).
+const LOG_FLOOR: f64 = 1e-15;
+
+/// A fitted smoothing: the class shares and the chosen strength.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Smoothing {
+    /// Training class shares `π` (with sample weights), one per class.
+    pub prior: Vec<f64>,
+    /// Pseudo-rows `m` (positive).
+    pub strength: f64,
+    /// Weighted mean leave-one-out log-loss of the training rows at
+    /// `strength`.
+    pub loo_log_loss: f64,
+}
+
+impl Smoothing {
+    /// `(votes_c + m π_c) / (Σ votes + m)` into `out`: pooled class counts
+    /// (or the partial votes of a row no rule fully covers) smoothed; the
+    /// prior when there are no votes.
+    pub fn pooled(&self, votes: &[f64], out: &mut [f64]) {
+        let total: f64 = votes.iter().sum::<f64>() + self.strength;
+        for ((o, v), p) in out.iter_mut().zip(votes).zip(&self.prior) {
+            *o = (v + self.strength * p) / total;
+        }
+    }
+
+    /// `q(c) = (n_c + m π_c) / (n + m)` of one rule's class counts.
+    pub fn frequencies(&self, counts: &[f64]) -> Vec<f64> {
+        let mut q = vec![0.0; self.prior.len()];
+        self.pooled(counts, &mut q);
+        q
+    }
+
+    /// Checks a smoothing read from a file against `n_classes` classes.
+    ///
+    /// # Errors
+    /// A message naming the bad field.
+    pub fn check(&self, n_classes: usize) -> std::result::Result<(), String> {
+        if self.prior.len() != n_classes {
+            return Err(format!(
+                "prior has {} entries for {n_classes} classes",
+                self.prior.len()
+            ));
+        }
+        if let Some(p) = self.prior.iter().find(|p| !(p.is_finite() && **p >= 0.0)) {
+            return Err(format!("prior holds {p}; shares must be finite and >= 0"));
+        }
+        if !(self.strength.is_finite() && self.strength > 0.0) {
+            return Err(format!(
+                "strength is {}; it must be finite and > 0",
+                self.strength
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// What leave-one-out needs of one training row.
+pub struct LooRow<'a> {
+    /// The row's index in the training data.
+    pub row: usize,
+    /// The row's class.
+    pub label: usize,
+    /// Its sample weight (1 without weights).
+    pub weight: f64,
+    /// The rules that fully cover it (their indices).
+    pub rules: &'a [u32],
+}
+
+/// The training class shares of the labelled rows of `train`, weighted by
+/// `weights`.
+///
+/// # Errors
+/// [`Error::Shape`] for data without classes.
+pub fn class_shares(train: &Dataset, weights: &[f64]) -> Result<Vec<f64>> {
+    let labels = train.labels()?;
+    let counts = weighted_class_counts(&labels, weights, train.n_classes());
+    let total: f64 = counts.iter().sum();
+    if total <= 0.0 {
+        return Err(Error::Shape(
+            "no training weight to take class shares of".into(),
+        ));
+    }
+    Ok(counts.iter().map(|c| c / total).collect())
+}
+
+/// The rules of `rules` (each a test on a raw row of the encoded data)
+/// that fully cover each row of `train`, as rule indices.
+pub fn covering_rules(
+    train: &Dataset,
+    covers: impl Fn(usize, &[f64]) -> bool,
+    n_rules: usize,
+) -> Vec<Vec<u32>> {
+    let mut row = vec![0.0; train.n_features()];
+    (0..train.n_rows())
+        .map(|i| {
+            train.row_into(i, &mut row);
+            (0..n_rules)
+                .filter(|&j| covers(j, &row))
+                .map(|j| j as u32)
+                .collect()
+        })
+        .collect()
+}
+
+/// The strength of [`STRENGTHS`] with the lowest weighted leave-one-out
+/// log-loss (ties to the larger), where `loo_proba(m, row)` is the
+/// probability of row `row`'s own class with its weight taken out of its
+/// rules' counts.
+pub fn choose_strength(
+    prior: Vec<f64>,
+    rows: &[LooRow<'_>],
+    mut loo_proba: impl FnMut(&Smoothing, &LooRow<'_>) -> f64,
+) -> Smoothing {
+    let total: f64 = rows
+        .iter()
+        .map(|r| r.weight)
+        .sum::<f64>()
+        .max(f64::MIN_POSITIVE);
+    let mut best: Option<Smoothing> = None;
+    for &strength in STRENGTHS {
+        let s = Smoothing {
+            prior: prior.clone(),
+            strength,
+            loo_log_loss: 0.0,
+        };
+        let loss = rows
+            .iter()
+            .map(|r| -r.weight * loo_proba(&s, r).clamp(LOG_FLOOR, 1.0).ln())
+            .sum::<f64>()
+            / total;
+        if best.as_ref().is_none_or(|b| loss <= b.loo_log_loss) {
+            best = Some(Smoothing {
+                loo_log_loss: loss,
+                ..s
+            });
+        }
+    }
+    best.expect("STRENGTHS is not empty")
+}
+
+/// `counts` with `weight` taken out of class `label` (not below 0).
+pub fn without_row(counts: &[f64], label: usize, weight: f64, out: &mut [f64]) {
+    out.copy_from_slice(counts);
+    out[label] = (out[label] - weight).max(0.0);
+}
+
+/// Bound on the calibration's slope and offsets: keeps `exp` finite in
+/// every runtime a model is exported to (a vote lies in `[0, 1]`).
+const CALIBRATION_BOUND: f64 = 50.0;
+
+/// Ridge on the slope (a unit Gaussian prior): keeps it finite when the
+/// training rows' vote separates the classes.
+const SLOPE_RIDGE: f64 = 1.0;
+
+/// A softmax of the weighted vote, `p_c ∝ exp(slope · v_c + offsets[c])`,
+/// fitted to the training rows ([`VoteCalibration::fit`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VoteCalibration {
+    /// Slope `a` of the vote.
+    pub slope: f64,
+    /// Offset `d_c` of each class (`d_0 = 0`).
+    pub offsets: Vec<f64>,
+    /// Weighted mean log-loss of the training rows after calibration.
+    pub train_log_loss: f64,
+}
+
+impl VoteCalibration {
+    /// The calibrated probabilities of one row's vote `v` into `out`.
+    pub fn apply(&self, vote: &[f64], out: &mut [f64]) {
+        let mut total = 0.0;
+        for ((o, v), d) in out.iter_mut().zip(vote).zip(&self.offsets) {
+            *o = (self.slope * v + d).exp();
+            total += *o;
+        }
+        out.iter_mut().for_each(|o| *o /= total);
+    }
+
+    /// Fits slope and offsets by Newton's method to the votes `votes` (`k`
+    /// per row, row-major) of rows with classes `labels` and weights
+    /// `weights`, minimising their weighted log-loss plus `a² / 2`, with
+    /// every parameter kept within ±50.
+    pub fn fit(votes: &[f64], labels: &[usize], weights: &[f64], k: usize) -> VoteCalibration {
+        let dim = k.max(1);
+        let mut theta = vec![0.0; dim];
+        // Start from the class shares: d_c = ln(π_c / π_0).
+        let mut shares = vec![0.0; k];
+        for (&y, &w) in labels.iter().zip(weights) {
+            shares[y] += w;
+        }
+        if shares[0] > 0.0 {
+            for c in 1..k {
+                if shares[c] > 0.0 {
+                    theta[c] = (shares[c] / shares[0])
+                        .ln()
+                        .clamp(-CALIBRATION_BOUND, CALIBRATION_BOUND);
+                }
+            }
+        }
+        let total_weight: f64 = weights.iter().sum::<f64>().max(f64::MIN_POSITIVE);
+        let loss = |theta: &[f64]| {
+            let cal = VoteCalibration::from_theta(theta, k);
+            let mut p = vec![0.0; k];
+            let mut sum = 0.5 * SLOPE_RIDGE * theta[0] * theta[0];
+            for (i, (&y, &w)) in labels.iter().zip(weights).enumerate() {
+                cal.apply(&votes[i * k..(i + 1) * k], &mut p);
+                sum -= w * p[y].max(LOG_FLOOR).ln();
+            }
+            sum
+        };
+        let mut current = loss(&theta);
+        for _ in 0..100 {
+            let (grad, hess) = Self::derivatives(&theta, votes, labels, weights, k);
+            let Some(step) = solve(hess, grad) else { break };
+            let mut t = 1.0;
+            let mut improved = false;
+            while t > 1e-8 {
+                let next: Vec<f64> = theta
+                    .iter()
+                    .zip(&step)
+                    .map(|(x, s)| (x - t * s).clamp(-CALIBRATION_BOUND, CALIBRATION_BOUND))
+                    .collect();
+                let l = loss(&next);
+                if l < current {
+                    theta = next;
+                    current = l;
+                    improved = true;
+                    break;
+                }
+                t *= 0.5;
+            }
+            let size = step.iter().map(|s| (t * s).abs()).fold(0.0, f64::max);
+            if !improved || size < 1e-10 {
+                break;
+            }
+        }
+        let mut cal = VoteCalibration::from_theta(&theta, k);
+        cal.train_log_loss = (current - 0.5 * SLOPE_RIDGE * theta[0] * theta[0]) / total_weight;
+        cal
+    }
+
+    /// The calibration of parameters `[a, d_1, …, d_{k−1}]`.
+    fn from_theta(theta: &[f64], k: usize) -> VoteCalibration {
+        let mut offsets = vec![0.0; k];
+        offsets[1..].copy_from_slice(&theta[1..k]);
+        VoteCalibration {
+            slope: theta[0],
+            offsets,
+            train_log_loss: 0.0,
+        }
+    }
+
+    /// Gradient and Hessian of the penalised loss in `[a, d_1, …]`: per
+    /// row `J^T (p − e_y)` and `J^T (diag p − p pᵀ) J`, `J` the derivative
+    /// of the scores (`∂z_c/∂a = v_c`, `∂z_c/∂d_c = 1` for `c ≥ 1`).
+    fn derivatives(
+        theta: &[f64],
+        votes: &[f64],
+        labels: &[usize],
+        weights: &[f64],
+        k: usize,
+    ) -> (Vec<f64>, Vec<Vec<f64>>) {
+        let cal = VoteCalibration::from_theta(theta, k);
+        let mut grad = vec![0.0; k];
+        let mut hess = vec![vec![0.0; k]; k];
+        let mut p = vec![0.0; k];
+        // Column j of J for score c: j = 0 → v_c; j = c ≥ 1 → 1.
+        let jac = |v: &[f64], c: usize, j: usize| -> f64 {
+            if j == 0 {
+                v[c]
+            } else if j == c {
+                1.0
+            } else {
+                0.0
+            }
+        };
+        let mut jp = vec![0.0; k];
+        for (i, (&y, &w)) in labels.iter().zip(weights).enumerate() {
+            let v = &votes[i * k..(i + 1) * k];
+            cal.apply(v, &mut p);
+            // (J^T p)_j, then per (j, l): (J^T diag(p) J)_{jl} − (J^T p)_j (J^T p)_l.
+            for (j, out) in jp.iter_mut().enumerate() {
+                *out = p.iter().enumerate().map(|(c, pc)| pc * jac(v, c, j)).sum();
+            }
+            for (j, (g, row)) in grad.iter_mut().zip(hess.iter_mut()).enumerate() {
+                *g += w * (jp[j] - jac(v, y, j));
+                for (l, h) in row.iter_mut().enumerate() {
+                    let diag: f64 = p
+                        .iter()
+                        .enumerate()
+                        .map(|(c, pc)| pc * jac(v, c, j) * jac(v, c, l))
+                        .sum();
+                    *h += w * (diag - jp[j] * jp[l]);
+                }
+            }
+        }
+        grad[0] += SLOPE_RIDGE * theta[0];
+        hess[0][0] += SLOPE_RIDGE;
+        for (j, row) in hess.iter_mut().enumerate() {
+            row[j] += 1e-9;
+        }
+        (grad, hess)
+    }
+
+    /// Checks a calibration read from a file against `n_classes` classes.
+    ///
+    /// # Errors
+    /// A message naming the bad field.
+    pub fn check(&self, n_classes: usize) -> std::result::Result<(), String> {
+        if self.offsets.len() != n_classes {
+            return Err(format!(
+                "offsets has {} entries for {n_classes} classes",
+                self.offsets.len()
+            ));
+        }
+        let within = |x: f64| x.is_finite() && x.abs() <= CALIBRATION_BOUND;
+        if !within(self.slope) {
+            return Err(format!("slope is {}; it must lie within ±50", self.slope));
+        }
+        if let Some(d) = self.offsets.iter().find(|d| !within(**d)) {
+            return Err(format!("offsets holds {d}; offsets must lie within ±50"));
+        }
+        Ok(())
+    }
+}
+
+/// Solves `a x = b` by Gaussian elimination with partial pivoting; `None`
+/// when `a` is singular.
+fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
+    let n = b.len();
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+        if a[pivot][col].abs() < 1e-300 {
+            return None;
+        }
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        let (top, rest) = a.split_at_mut(col + 1);
+        let pivot_row = &top[col];
+        for (offset, r) in rest.iter_mut().enumerate() {
+            let f = r[col] / pivot_row[col];
+            for (x, p) in r[col..].iter_mut().zip(&pivot_row[col..]) {
+                *x -= f * p;
+            }
+            b[col + 1 + offset] -= f * b[col];
+        }
+    }
+    let mut x = vec![0.0; n];
+    for row in (0..n).rev() {
+        let s: f64 = (row + 1..n).map(|c| a[row][c] * x[c]).sum();
+        x[row] = (b[row] - s) / a[row][row];
+    }
+    Some(x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn smoothing(prior: Vec<f64>, strength: f64) -> Smoothing {
+        Smoothing {
+            prior,
+            strength,
+            loo_log_loss: 0.0,
+        }
+    }
+
+    #[test]
+    fn pooled_counts_shrink_toward_the_prior() {
+        let s = smoothing(vec![0.8, 0.2], 2.0);
+        let mut out = [0.0; 2];
+        s.pooled(&[0.0, 3.0], &mut out);
+        // (0 + 1.6) / 5 and (3 + 0.4) / 5.
+        assert!((out[0] - 0.32).abs() < 1e-12 && (out[1] - 0.68).abs() < 1e-12);
+        s.pooled(&[0.0, 0.0], &mut out);
+        assert_eq!(out, [0.8, 0.2]);
+        assert_eq!(
+            s.frequencies(&[10.0, 0.0]),
+            vec![(10.0 + 1.6) / 12.0, 0.4 / 12.0]
+        );
+    }
+
+    #[test]
+    fn leave_one_out_prefers_strong_smoothing_for_singleton_rules() {
+        // Every row alone in its own pure rule: without the row, its rule
+        // is empty, so only the prior speaks and larger m cannot hurt; the
+        // tie goes to the largest strength.
+        let rules: Vec<Vec<u32>> = (0..10).map(|i| vec![i]).collect();
+        let counts: Vec<Vec<f64>> = (0..10)
+            .map(|i| {
+                if i < 7 {
+                    vec![1.0, 0.0]
+                } else {
+                    vec![0.0, 1.0]
+                }
+            })
+            .collect();
+        let rows: Vec<LooRow> = (0..10)
+            .map(|i| LooRow {
+                row: i,
+                label: usize::from(i >= 7),
+                weight: 1.0,
+                rules: &rules[i],
+            })
+            .collect();
+        let pooled = |s: &Smoothing, r: &LooRow| {
+            let mut votes = vec![0.0; 2];
+            let mut c = vec![0.0; 2];
+            for &j in r.rules {
+                without_row(&counts[j as usize], r.label, r.weight, &mut c);
+                votes.iter_mut().zip(&c).for_each(|(v, x)| *v += x);
+            }
+            let mut out = vec![0.0; 2];
+            s.pooled(&votes, &mut out);
+            out[r.label]
+        };
+        let s = choose_strength(vec![0.7, 0.3], &rows, pooled);
+        assert_eq!(s.strength, *STRENGTHS.last().unwrap());
+        // The prior's log-loss: -(0.7 ln 0.7 + 0.3 ln 0.3).
+        let prior_loss = -(0.7f64 * 0.7f64.ln() + 0.3 * 0.3f64.ln());
+        assert!((s.loo_log_loss - prior_loss).abs() < 1e-12);
+    }
+
+    #[test]
+    fn leave_one_out_prefers_weak_smoothing_for_large_pure_rules() {
+        // Two pure rules of 50 rows each: the counts without the row are
+        // still pure, so the smallest m scores best.
+        let rules = [vec![0u32], vec![1u32]];
+        let counts = [vec![50.0, 0.0], vec![0.0, 50.0]];
+        let rows: Vec<LooRow> = (0..100)
+            .map(|i| LooRow {
+                row: i,
+                label: usize::from(i >= 50),
+                weight: 1.0,
+                rules: &rules[usize::from(i >= 50)],
+            })
+            .collect();
+        let s = choose_strength(vec![0.5, 0.5], &rows, |s, r| {
+            let mut c = vec![0.0; 2];
+            without_row(&counts[r.rules[0] as usize], r.label, r.weight, &mut c);
+            s.frequencies(&c)[r.label]
+        });
+        assert_eq!(s.strength, STRENGTHS[0]);
+    }
+
+    #[test]
+    fn checks_name_the_bad_field() {
+        assert!(smoothing(vec![0.5, 0.5], 1.0).check(2).is_ok());
+        assert!(smoothing(vec![0.5], 1.0)
+            .check(2)
+            .unwrap_err()
+            .contains("prior"));
+        assert!(smoothing(vec![0.5, 0.5], 0.0)
+            .check(2)
+            .unwrap_err()
+            .contains("strength"));
+        assert!(smoothing(vec![f64::NAN, 0.5], 1.0)
+            .check(2)
+            .unwrap_err()
+            .contains("prior"));
+    }
+
+    #[test]
+    fn vote_calibration_moves_the_threshold_to_where_the_classes_cross() {
+        // Binary votes: v1 = 0.6 on 100 rows of which 20 are class 1, and
+        // v1 = 1.0 on 20 rows of class 1. The vote says class 1 at 0.6;
+        // calibrated, those rows are mostly class 0.
+        let mut votes = Vec::new();
+        let mut labels = Vec::new();
+        for i in 0..100 {
+            votes.extend([0.4, 0.6]);
+            labels.push(usize::from(i < 20));
+        }
+        votes.extend([0.0, 1.0].repeat(20));
+        labels.extend([1].repeat(20));
+        let weights = vec![1.0; labels.len()];
+        let cal = VoteCalibration::fit(&votes, &labels, &weights, 2);
+        let mut p = [0.0; 2];
+        cal.apply(&[0.4, 0.6], &mut p);
+        // Class 0 now (the vote said 1); near the rows' 20 % (a two-
+        // parameter sigmoid also has to reach the pure rows at v1 = 1).
+        assert!(p[1] > 0.1 && p[1] < 0.3, "{p:?}");
+        cal.apply(&[0.0, 1.0], &mut p);
+        assert!(p[1] > 0.75, "{p:?}");
+        assert!(cal.check(2).is_ok());
+        // The loss is the calibrated training log-loss, below the prior's.
+        let prior = 40.0 / 120.0;
+        let prior_loss = -(prior * f64::ln(prior) + (1.0 - prior) * f64::ln(1.0 - prior));
+        assert!(cal.train_log_loss < prior_loss);
+    }
+
+    #[test]
+    fn vote_calibration_stays_bounded_on_separable_votes() {
+        let votes = [1.0, 0.0, 0.0, 1.0];
+        let cal = VoteCalibration::fit(&votes, &[0, 1], &[1.0, 1.0], 2);
+        assert!(cal.slope.is_finite() && cal.slope.abs() <= 50.0);
+        assert!(cal.check(2).is_ok());
+        let mut p = [0.0; 2];
+        cal.apply(&[1.0, 0.0], &mut p);
+        assert!(p[0] > 0.5);
+    }
+}
