@@ -11,8 +11,8 @@ cargo xtask <command> [options]
 
 commands:
   bench [SUITE...]   run benchmark suites (all paper suites when none is
-                     named; generic only when named) and write results.json
-                     and report.md to --out
+                     named; generic and quality only when named) and write
+                     results.json and report.md to --out
   datasets           load and list every data set of the data directory
   report DIR...      merge results.json of one or more runs (e.g. shards) into
                      --out (default: the first DIR) and regenerate
@@ -36,12 +36,14 @@ commands:
 
 bench options:
   --quick            one small grid point, 3 folds, the three smallest data sets
-                     of each suite (generated data when no data directory)
+                     of each suite (generated data when no data directory;
+                     quality: every data set at a quarter of its rows)
   --data-dir D       data directory (default: $RC_DATA_DIR, then ../shared/datasets)
   --datasets a,b     only these data sets (for generic: any tabular data set
                      of the --data-dir manifest; all of them by default)
   --methods a,b      only these methods
-  --folds K          outer folds (default: the paper's; 5 for generic)
+  --folds K          outer folds (default: the paper's; 5 for generic and
+                     quality)
   --folds-file F     outer test folds from JSON (list of lists of 0-based row
                      indices of the data set as loaded; one job per fold, so it
                      sets the fold count; meant for one data set); the relational

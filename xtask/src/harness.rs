@@ -52,7 +52,7 @@ pub fn select_datasets(suite: &dyn Suite, args: &BenchArgs, data: &DataSource) -
     };
     if let Some(only) = &args.datasets {
         names.retain(|d| only.contains(d));
-    } else if args.quick {
+    } else if args.quick && !suite.quick_runs_every_dataset() {
         names.sort_by_key(|d| (data.rows(d).unwrap_or(usize::MAX), d.clone()));
         names.truncate(QUICK_DATASETS);
     }
@@ -239,6 +239,7 @@ fn run_job(
             suite: suite.name(),
             dataset: &job.dataset,
             fold: job.fold,
+            n_folds: job.n_folds,
             data_root: data.shared().map(|s| s.root()),
             quick: args.quick,
             seed: args.seed,

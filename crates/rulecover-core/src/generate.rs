@@ -1,7 +1,8 @@
 //! Generated datasets for tests and the quick benchmark suite: Breiman's
 //! twonorm and ringnorm, a rotated XOR with noise features, Gaussian blobs
 //! of any number of classes, and the UCI Tic-Tac-Toe Endgame data
-//! enumerated from the rules of the game.
+//! enumerated from the rules of the game; [`with_majority`] makes any of
+//! them imbalanced and [`with_label_noise`] flips a share of its labels.
 //!
 //! Random generators draw from [`Rng`] only, so the same arguments give the
 //! same data on every platform.
@@ -229,6 +230,65 @@ pub fn with_majority(data: &Dataset, majority: f64, seed: u64) -> Result<Dataset
     data.subset(&rows)
 }
 
+/// `data` with label noise: exactly `round(share · rows)` rows, drawn at
+/// random without replacement, get a class other than their own, drawn
+/// uniformly from the other classes (with two classes, the other class),
+/// so the noise does not depend on the features. Features and row order
+/// are unchanged; the same seed flips the same rows to the same classes
+/// (the draws come from a stream derived from `seed`, so a generator's
+/// own `seed` can be passed again, as for [`with_majority`]). E.g.
+/// `with_label_noise(&twonorm(4_000, 1), 0.2, 1)` for 20 % flipped labels.
+///
+/// ```
+/// use rulecover_core::generate::{twonorm, with_label_noise};
+/// let clean = twonorm(1_000, 7);
+/// let noisy = with_label_noise(&clean, 0.2, 7)?;
+/// let (a, b) = (clean.labels()?, noisy.labels()?);
+/// assert_eq!(a.iter().zip(&b).filter(|(x, y)| x != y).count(), 200);
+/// # Ok::<(), rulecover_core::Error>(())
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidParameter`] for `share` outside `[0, 1]`, or above 0
+/// with fewer than two classes; [`Error::TargetKind`] without classes.
+pub fn with_label_noise(data: &Dataset, share: f64, seed: u64) -> Result<Dataset> {
+    if !(0.0..=1.0).contains(&share) {
+        return Err(Error::InvalidParameter {
+            name: "share",
+            value: share.to_string(),
+            reason: "must lie in [0, 1]".into(),
+        });
+    }
+    if !data.is_classification() {
+        return Err(Error::TargetKind(format!(
+            "'{}': label noise needs classes",
+            data.name()
+        )));
+    }
+    let names = data.class_names().to_vec();
+    let k = names.len();
+    if k < 2 && share > 0.0 {
+        return Err(Error::InvalidParameter {
+            name: "share",
+            value: share.to_string(),
+            reason: format!(
+                "'{}' has fewer than two classes to flip between",
+                data.name()
+            ),
+        });
+    }
+    let mut labels = data.labels()?;
+    let n = labels.len();
+    let flips = ((share * n as f64).round() as usize).min(n);
+    let mut rng = Rng::new(seed ^ 0x6e6f_6973_795f_6c61);
+    for i in rng.sample_indices(n, flips) {
+        // One of the k - 1 other classes, uniformly.
+        let other = rng.below(k - 1);
+        labels[i] = if other >= labels[i] { other + 1 } else { other };
+    }
+    data.with_target(Target::Classes { labels, names })
+}
+
 /// Column names of the Tic-Tac-Toe Endgame data, board cells in reading
 /// order.
 pub const TICTACTOE_FEATURES: [&str; 9] = [
@@ -336,6 +396,65 @@ mod tests {
         for bad in [0.0, 1.0, 0.1, f64::NAN] {
             assert!(with_majority(&data, bad, 5).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn with_label_noise_flips_the_share_asked_to_other_classes() {
+        let data = twonorm(1_001, 4);
+        let clean = data.labels().unwrap();
+        let noisy = with_label_noise(&data, 0.2, 9).unwrap();
+        let flipped: Vec<usize> = (0..clean.len())
+            .filter(|&i| noisy.label(i) != clean[i])
+            .collect();
+        // round(0.2 * 1001) = 200 rows, each now of the other class.
+        assert_eq!(flipped.len(), 200);
+        assert_eq!(noisy.class_names(), data.class_names());
+        for j in 0..data.n_features() {
+            assert_eq!(noisy.column(j), data.column(j));
+        }
+        // The same seed flips the same rows; another seed other rows.
+        let again = with_label_noise(&data, 0.2, 9).unwrap();
+        assert_eq!(again.labels().unwrap(), noisy.labels().unwrap());
+        let other = with_label_noise(&data, 0.2, 10).unwrap();
+        assert_ne!(other.labels().unwrap(), noisy.labels().unwrap());
+        // Nothing and everything.
+        assert_eq!(
+            with_label_noise(&data, 0.0, 9).unwrap().labels().unwrap(),
+            clean
+        );
+        let all = with_label_noise(&data, 1.0, 9).unwrap().labels().unwrap();
+        assert!(all.iter().zip(&clean).all(|(a, b)| a != b));
+
+        // Several classes: a flipped row goes to each other class about
+        // equally often, never to its own.
+        let blobs4 = blobs(8_000, 4, 2, 3);
+        let before = blobs4.labels().unwrap();
+        let after = with_label_noise(&blobs4, 0.5, 3).unwrap().labels().unwrap();
+        let mut moves = [[0usize; 4]; 4];
+        for (&a, &b) in before.iter().zip(&after) {
+            moves[a][b] += 1;
+        }
+        let changed: usize = (0..4)
+            .flat_map(|a| (0..4).filter(move |&b| b != a).map(move |b| (a, b)))
+            .map(|(a, b)| moves[a][b])
+            .sum();
+        assert_eq!(changed, 4_000);
+        for (a, row) in moves.iter().enumerate() {
+            for (b, &m) in row.iter().enumerate() {
+                if a != b {
+                    // About 8000 / 4 / 2 / 3 = 333 each (sd about 17).
+                    assert!((250..420).contains(&m), "{a} -> {b}: {m}");
+                }
+            }
+        }
+
+        for bad in [-0.1, 1.5, f64::NAN] {
+            assert!(with_label_noise(&data, bad, 1).is_err(), "{bad}");
+        }
+        let regression = data
+            .with_target(Target::Real(vec![0.0; data.n_rows()]))
+            .unwrap();
+        assert!(with_label_noise(&regression, 0.1, 1).is_err());
     }
 
     /// Per-class mean and variance of every feature.

@@ -1,4 +1,6 @@
-//! Benchmark suites: one module per paper (plus the tree baselines). A
+//! Benchmark suites: one module per paper (plus the tree baselines, the
+//! `generic` suite over any manifest and the `quality` suite of the
+//! learners' defaults on generated data). A
 //! suite names its data sets and methods and runs one (data set, method,
 //! outer fold) job at a time; the harness does everything else. The trait
 //! and the job types are in [`suite`], the shared scoring in [`scoring`];
@@ -10,6 +12,7 @@ pub mod paper001;
 pub mod paper002;
 pub mod paper003;
 pub mod paper004;
+pub mod quality;
 pub mod relational;
 pub mod scoring;
 pub mod suite;
@@ -33,6 +36,7 @@ pub fn all() -> Vec<Box<dyn Suite>> {
         Box::new(paper002::Paper002Curves),
         Box::new(paper004::Paper004::default()),
         Box::new(generic::Generic::default()),
+        Box::new(quality::Quality::default()),
     ]
 }
 

@@ -769,6 +769,7 @@ mod tests {
             suite: "paper002-curves",
             dataset: "tictactoe",
             fold: 0,
+            n_folds: 3,
             data_root: None,
             quick: true,
             seed: 25,

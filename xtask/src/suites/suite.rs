@@ -40,6 +40,9 @@ pub struct CustomJob<'a> {
     pub dataset: &'a str,
     /// Fold index.
     pub fold: usize,
+    /// Number of folds the plan runs on this data set (the suite's own,
+    /// fewer with `--quick` or `--folds`, or those of `--folds-file`).
+    pub n_folds: usize,
     /// The data directory, if one was found.
     pub data_root: Option<&'a std::path::Path>,
     /// `--quick`.
@@ -116,6 +119,12 @@ pub trait Suite: Sync {
     /// True for suites that run only when named on the command line, not
     /// in `cargo xtask bench` with no suite (the paper reproductions).
     fn on_request_only(&self) -> bool {
+        false
+    }
+    /// True for suites whose `--quick` runs every data set (e.g. because
+    /// the suite makes its data smaller itself); by default `--quick`
+    /// takes the three smallest.
+    fn quick_runs_every_dataset(&self) -> bool {
         false
     }
     /// True for suites that read their own data (the harness then neither
