@@ -68,14 +68,17 @@ class MIRCOClassifier(_Classifier):
     ``max_features`` per split, ``random_stream`` (``"sklearn"`` streams
     reproduce scikit-learn's forests), ``impurity`` in the rule cost,
     ``solver`` (``"greedy"`` or ``"exact"``), ``time_limit`` of the exact
-    MIP, ``random_state``, ``n_jobs``.
+    MIP, ``proba`` (``"calibrated"``: the covering rules' counts smoothed
+    toward the class shares, strength by leave-one-out; ``"vote"``: the
+    paper's count vote), ``random_state``, ``n_jobs``.
     """
 
     def __init__(self, n_estimators=100, max_depth=10, max_features="auto",
                  random_stream="sklearn", impurity="gini", solver="greedy",
-                 time_limit=60.0, random_state=None, n_jobs=None,
+                 time_limit=60.0, proba="calibrated", random_state=None, n_jobs=None,
                  handle_unknown="error"):
         self.handle_unknown = handle_unknown
+        self.proba = proba
         self.n_estimators = n_estimators
         self.max_depth = max_depth
         self.max_features = max_features
@@ -92,17 +95,21 @@ class MIRCOClassifier(_Classifier):
     def _registry_params(self):
         return dict(n_estimators=self.n_estimators, max_depth=self.max_depth,
                     max_features=self.max_features, random_stream=self.random_stream,
-                    impurity=self.impurity, solver=self.solver, time_limit=self.time_limit)
+                    impurity=self.impurity, solver=self.solver, time_limit=self.time_limit,
+                    proba=self.proba)
 
 
 class RCBoostClassifier(_Classifier):
     """RCBoost (paper 000): rule covering by column generation with weighted
-    pricing trees (registry method ``rcboost``)."""
+    pricing trees (registry method ``rcboost``). ``proba="calibrated"``
+    smooths the covering rules' counts toward the class shares (strength by
+    leave-one-out); ``"vote"`` is the paper's count vote."""
 
     def __init__(self, max_depth=10, max_rmp_calls=100, impurity="gini",
-                 random_state=None, n_jobs=None,
+                 proba="calibrated", random_state=None, n_jobs=None,
                  handle_unknown="error"):
         self.handle_unknown = handle_unknown
+        self.proba = proba
         self.max_depth = max_depth
         self.max_rmp_calls = max_rmp_calls
         self.impurity = impurity
@@ -114,7 +121,7 @@ class RCBoostClassifier(_Classifier):
 
     def _registry_params(self):
         return dict(max_depth=self.max_depth, max_rmp_calls=self.max_rmp_calls,
-                    impurity=self.impurity)
+                    impurity=self.impurity, proba=self.proba)
 
 
 class RUXClassifier(_Classifier):
@@ -124,15 +131,18 @@ class RUXClassifier(_Classifier):
     per split, rule-length costs) or ``"ada"`` (``rux-ada``: AdaBoost with
     ``algorithm``, ``1/alpha`` costs). ``cost=None`` takes the ensemble's
     default cost. ``max_features`` applies to ``"rf"`` only and
-    ``algorithm`` to ``"ada"`` only.
+    ``algorithm`` to ``"ada"`` only. ``proba="calibrated"`` maps the
+    weighted vote through a softmax fitted to the training rows (Platt
+    scaling for two classes); ``"vote"`` is the paper's weighted vote.
     """
 
     def __init__(self, ensemble="rf", n_estimators=100, max_depth=2, max_features="auto",
                  algorithm="samme", eps=0.01, cost=None, normalize_costs=True,
                  threshold=1e-6, uncovered="first_estimator", leaf_label="balanced",
-                 random_state=None, n_jobs=None,
+                 proba="calibrated", random_state=None, n_jobs=None,
                  handle_unknown="error"):
         self.handle_unknown = handle_unknown
+        self.proba = proba
         self.ensemble = ensemble
         self.n_estimators = n_estimators
         self.max_depth = max_depth
@@ -160,20 +170,24 @@ class RUXClassifier(_Classifier):
             algorithm=_UNSET if rf else self.algorithm,
             eps=self.eps, cost=_UNSET if self.cost is None else self.cost,
             normalize_costs=self.normalize_costs, threshold=self.threshold,
-            uncovered=self.uncovered, leaf_label=self.leaf_label,
+            uncovered=self.uncovered, leaf_label=self.leaf_label, proba=self.proba,
         )
 
 
 class RUGClassifier(_Classifier):
     """RUG (paper 001): rules by column generation with weighted pricing
     trees and an LP (registry method ``rug``; RUG-T is ``max_rmp_calls=5,
-    min_weight=0.05``)."""
+    min_weight=0.05``). ``leaf_label`` and ``proba`` as for
+    :class:`RUXClassifier`."""
 
     def __init__(self, max_depth=2, max_rmp_calls=30, min_weight=None, eps=0.01,
                  cost="rule_length", normalize_costs=True, threshold=1e-6,
-                 uncovered="first_estimator", random_state=None, n_jobs=None,
+                 uncovered="first_estimator", leaf_label="balanced", proba="calibrated",
+                 random_state=None, n_jobs=None,
                  handle_unknown="error"):
         self.handle_unknown = handle_unknown
+        self.leaf_label = leaf_label
+        self.proba = proba
         self.max_depth = max_depth
         self.max_rmp_calls = max_rmp_calls
         self.min_weight = min_weight
@@ -192,7 +206,7 @@ class RUGClassifier(_Classifier):
         return dict(max_depth=self.max_depth, max_rmp_calls=self.max_rmp_calls,
                     min_weight=self.min_weight, eps=self.eps, cost=self.cost,
                     normalize_costs=self.normalize_costs, threshold=self.threshold,
-                    uncovered=self.uncovered)
+                    uncovered=self.uncovered, leaf_label=self.leaf_label, proba=self.proba)
 
 
 _PENALTY_DOC = """

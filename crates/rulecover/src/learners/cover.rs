@@ -35,6 +35,13 @@ const PROBA: ParamSpec = p(
     "class probabilities: calibrated on the training rows (MIRCO, RCBoost: rule counts smoothed, strength by leave-one-out; RUX, RUG: a softmax of the weighted vote) or the paper's vote (the reproduced tables)",
 );
 
+const CLASS_COPIES: ParamSpec = p(
+    "class_copies",
+    ParamKind::Bool,
+    "true",
+    "with more than two classes, also offer the LP each rule voting for every other class holding at least 1/K of its training rows (false: one class per rule, as the paper)",
+);
+
 const MIRCO_PARAMS: &[ParamSpec] = &[
     p(
         "n_estimators",
@@ -155,6 +162,7 @@ const RUX_RF_PARAMS: &[ParamSpec] = &[
     UNCOVERED,
     LEAF_LABEL,
     PROBA,
+    CLASS_COPIES,
 ];
 
 const RUX_ADA_PARAMS: &[ParamSpec] = &[
@@ -178,6 +186,7 @@ const RUX_ADA_PARAMS: &[ParamSpec] = &[
     UNCOVERED,
     LEAF_LABEL,
     PROBA,
+    CLASS_COPIES,
 ];
 
 const RUG_DEPTH: ParamSpec = p(
@@ -208,6 +217,7 @@ const RUG_PARAMS: &[ParamSpec] = &[
     UNCOVERED,
     LEAF_LABEL,
     PROBA,
+    CLASS_COPIES,
 ];
 
 const RUG_T_PARAMS: &[ParamSpec] = &[
@@ -231,6 +241,7 @@ const RUG_T_PARAMS: &[ParamSpec] = &[
     UNCOVERED,
     LEAF_LABEL,
     PROBA,
+    CLASS_COPIES,
 ];
 
 /// Paper 001's depth axis (every method of its suite).
@@ -269,7 +280,7 @@ fn rux_params(args: &Args) -> Result<RuxParams> {
         .threshold(args.float("threshold")?)
         .uncovered(uncovered)
         .proba(proba(args)?)
-        .class_copies(true))
+        .class_copies(args.bool("class_copies")?))
 }
 
 /// How the rule-vote methods form class probabilities.
@@ -566,17 +577,62 @@ mod tests {
             .unwrap();
     }
 
+    /// The registry's defaults with the paper's rule labels, vote and one
+    /// class per rule.
+    fn paper_args(spec: &'static MethodSpec, rug: bool) -> Args {
+        let mut given = vec![
+            ("proba".to_string(), "vote".to_string()),
+            ("class_copies".to_string(), "false".to_string()),
+        ];
+        if rug {
+            given.push(("leaf_label".into(), "training_majority".into()));
+        }
+        Args::resolve(spec.id, spec.params, &given).unwrap()
+    }
+
+    #[test]
+    fn registry_defaults_differ_from_the_presets_in_labels_and_probabilities_only() {
+        let rug = rug_params(&defaults(&RUG), 25).unwrap();
+        assert_eq!(rug.lp.leaf_label, LeafLabel::Balanced);
+        assert_eq!(rug.lp.proba, RuleProba::Calibrated);
+        assert!(rug.lp.class_copies);
+        let paper = RugParams::default().seed(25);
+        assert_eq!(
+            rug.lp(paper
+                .lp
+                .clone()
+                .leaf_label(LeafLabel::Balanced)
+                .proba(RuleProba::Calibrated)
+                .class_copies(true)),
+            paper.clone().lp(paper
+                .lp
+                .clone()
+                .leaf_label(LeafLabel::Balanced)
+                .proba(RuleProba::Calibrated)
+                .class_copies(true))
+        );
+        let rux = RuxRf.params(&defaults(&RUX_RF), 25).unwrap();
+        assert_eq!((rux.proba, rux.class_copies), (RuleProba::Calibrated, true));
+        let rcb = RcBoost.params(&defaults(&RCBOOST), 25).unwrap();
+        assert_eq!(
+            rcb.proba(RuleProba::Vote),
+            RcBoostParams::default().seed(25)
+        );
+        let mirco = Mirco.params(&defaults(&MIRCO), false, 25).unwrap();
+        assert_eq!(mirco.proba, RuleProba::Calibrated);
+    }
+
     #[test]
     fn presets_match_the_papers_runs() {
         assert_eq!(
-            rug_params(&defaults(&RUG_T), 25).unwrap(),
+            rug_params(&paper_args(&RUG_T, true), 25).unwrap(),
             RugParams::rug_t().seed(25)
         );
         assert_eq!(
-            rug_params(&defaults(&RUG), 25).unwrap(),
+            rug_params(&paper_args(&RUG, true), 25).unwrap(),
             RugParams::default().seed(25)
         );
-        let rux = RuxAda.params(&defaults(&RUX_ADA), 25).unwrap();
+        let rux = RuxAda.params(&paper_args(&RUX_ADA, false), 25).unwrap();
         let RuxBase::AdaBoost(ada) = &rux.base else {
             panic!("{rux:?}")
         };
@@ -584,16 +640,22 @@ mod tests {
         let preset = RuxParams::for_adaboost();
         assert_eq!(rux.clone().base(preset.base.clone()), preset);
 
-        let rux = RuxRf.params(&defaults(&RUX_RF), 25).unwrap();
+        let rux = RuxRf.params(&paper_args(&RUX_RF, false), 25).unwrap();
         assert!(matches!(rux.base, RuxBase::Forest(_)), "{rux:?}");
         let preset = RuxParams::for_forest();
         assert_eq!(rux.clone().base(preset.base.clone()), preset);
 
+        let rcb_args = Args::resolve(
+            RCBOOST.id,
+            RCBOOST.params,
+            &[("proba".into(), "vote".into())],
+        );
         assert_eq!(
-            RcBoost.params(&defaults(&RCBOOST), 25).unwrap(),
+            RcBoost.params(&rcb_args.unwrap(), 25).unwrap(),
             RcBoostParams::default().seed(25)
         );
-        let mirco = Mirco.params(&defaults(&MIRCO), false, 25).unwrap();
+        let mirco_args = Args::resolve(MIRCO.id, MIRCO.params, &[("proba".into(), "vote".into())]);
+        let mirco = Mirco.params(&mirco_args.unwrap(), false, 25).unwrap();
         assert_eq!(mirco.forest.tree.random_stream, RandomStream::Sklearn);
         let preset = MircoParams::default();
         assert_eq!(mirco.clone().forest(preset.forest.clone()), preset);
