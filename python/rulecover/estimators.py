@@ -134,15 +134,18 @@ class RUXClassifier(_Classifier):
     ``algorithm`` to ``"ada"`` only. ``proba="calibrated"`` maps the
     weighted vote through a softmax fitted to the training rows (Platt
     scaling for two classes); ``"vote"`` is the paper's weighted vote.
+    ``class_copies`` (more than two classes): also offer the LP each rule
+    voting for every other class holding at least ``1/K`` of its rows.
     """
 
     def __init__(self, ensemble="rf", n_estimators=100, max_depth=2, max_features="auto",
                  algorithm="samme", eps=0.01, cost=None, normalize_costs=True,
                  threshold=1e-6, uncovered="first_estimator", leaf_label="balanced",
-                 proba="calibrated", random_state=None, n_jobs=None,
+                 proba="calibrated", class_copies=True, random_state=None, n_jobs=None,
                  handle_unknown="error"):
         self.handle_unknown = handle_unknown
         self.proba = proba
+        self.class_copies = class_copies
         self.ensemble = ensemble
         self.n_estimators = n_estimators
         self.max_depth = max_depth
@@ -171,23 +174,25 @@ class RUXClassifier(_Classifier):
             eps=self.eps, cost=_UNSET if self.cost is None else self.cost,
             normalize_costs=self.normalize_costs, threshold=self.threshold,
             uncovered=self.uncovered, leaf_label=self.leaf_label, proba=self.proba,
+            class_copies=self.class_copies,
         )
 
 
 class RUGClassifier(_Classifier):
     """RUG (paper 001): rules by column generation with weighted pricing
     trees and an LP (registry method ``rug``; RUG-T is ``max_rmp_calls=5,
-    min_weight=0.05``). ``leaf_label`` and ``proba`` as for
-    :class:`RUXClassifier`."""
+    min_weight=0.05``). ``leaf_label``, ``proba`` and ``class_copies`` as
+    for :class:`RUXClassifier`."""
 
     def __init__(self, max_depth=2, max_rmp_calls=30, min_weight=None, eps=0.01,
                  cost="rule_length", normalize_costs=True, threshold=1e-6,
                  uncovered="first_estimator", leaf_label="balanced", proba="calibrated",
-                 random_state=None, n_jobs=None,
+                 class_copies=True, random_state=None, n_jobs=None,
                  handle_unknown="error"):
         self.handle_unknown = handle_unknown
         self.leaf_label = leaf_label
         self.proba = proba
+        self.class_copies = class_copies
         self.max_depth = max_depth
         self.max_rmp_calls = max_rmp_calls
         self.min_weight = min_weight
@@ -206,7 +211,8 @@ class RUGClassifier(_Classifier):
         return dict(max_depth=self.max_depth, max_rmp_calls=self.max_rmp_calls,
                     min_weight=self.min_weight, eps=self.eps, cost=self.cost,
                     normalize_costs=self.normalize_costs, threshold=self.threshold,
-                    uncovered=self.uncovered, leaf_label=self.leaf_label, proba=self.proba)
+                    uncovered=self.uncovered, leaf_label=self.leaf_label, proba=self.proba,
+                    class_copies=self.class_copies)
 
 
 _PENALTY_DOC = """
