@@ -230,18 +230,10 @@ pub fn weighted_vote_output(
         .enumerate()
         .map(|(c, s)| share(s, &total, fallback_class(c)))
         .collect();
-    let Some(cal) = calibration else {
-        return Ok(Output::Classes(vote));
-    };
-    let scores: Vec<Expr> = vote
-        .into_iter()
-        .zip(&cal.offsets)
-        .map(|(v, d)| program.bind((Expr::Const(cal.slope) * v + Expr::Const(*d)).exp()))
-        .collect();
-    let total = program.bind(Expr::sum(scores.iter().cloned()));
-    Ok(Output::Classes(
-        scores.into_iter().map(|e| e / total.clone()).collect(),
-    ))
+    Ok(Output::Classes(match calibration {
+        Some(cal) => cal.export(program, vote),
+        None => vote,
+    }))
 }
 
 impl rulecover_core::scoring::Export for WeightedRuleModel {

@@ -27,6 +27,7 @@
 #![cfg_attr(doctest, doc = include_str!("../README.md"))]
 
 pub mod bitset;
+pub mod calibration;
 pub mod coverage;
 pub mod csv;
 pub mod cv;
