@@ -136,16 +136,21 @@ class RUXClassifier(_Classifier):
     scaling for two classes); ``"vote"`` is the paper's weighted vote.
     ``class_copies`` (more than two classes): also offer the LP each rule
     voting for every other class holding at least ``1/K`` of its rows.
+    ``multiclass_vote`` (more than two classes): ``"label"`` (a rule's
+    weight to its class) or ``"frequencies"`` (spread by its training
+    class frequencies, as a forest votes); ``None`` takes the ensemble's
+    default (``"frequencies"`` for ``"rf"``, ``"label"`` for ``"ada"``).
     """
 
     def __init__(self, ensemble="rf", n_estimators=100, max_depth=2, max_features="auto",
                  algorithm="samme", eps=0.01, cost=None, normalize_costs=True,
                  threshold=1e-6, uncovered="first_estimator", leaf_label="balanced",
-                 proba="calibrated", class_copies=True, random_state=None, n_jobs=None,
-                 handle_unknown="error"):
+                 proba="calibrated", class_copies=True, multiclass_vote=None,
+                 random_state=None, n_jobs=None, handle_unknown="error"):
         self.handle_unknown = handle_unknown
         self.proba = proba
         self.class_copies = class_copies
+        self.multiclass_vote = multiclass_vote
         self.ensemble = ensemble
         self.n_estimators = n_estimators
         self.max_depth = max_depth
@@ -175,24 +180,26 @@ class RUXClassifier(_Classifier):
             normalize_costs=self.normalize_costs, threshold=self.threshold,
             uncovered=self.uncovered, leaf_label=self.leaf_label, proba=self.proba,
             class_copies=self.class_copies,
+            multiclass_vote=_UNSET if self.multiclass_vote is None else self.multiclass_vote,
         )
 
 
 class RUGClassifier(_Classifier):
     """RUG (paper 001): rules by column generation with weighted pricing
     trees and an LP (registry method ``rug``; RUG-T is ``max_rmp_calls=5,
-    min_weight=0.05``). ``leaf_label``, ``proba`` and ``class_copies`` as
-    for :class:`RUXClassifier`."""
+    min_weight=0.05``). ``leaf_label``, ``proba``, ``class_copies`` and
+    ``multiclass_vote`` as for :class:`RUXClassifier`."""
 
     def __init__(self, max_depth=2, max_rmp_calls=30, min_weight=None, eps=0.01,
                  cost="rule_length", normalize_costs=True, threshold=1e-6,
                  uncovered="first_estimator", leaf_label="balanced", proba="calibrated",
-                 class_copies=True, random_state=None, n_jobs=None,
+                 class_copies=True, multiclass_vote="label", random_state=None, n_jobs=None,
                  handle_unknown="error"):
         self.handle_unknown = handle_unknown
         self.leaf_label = leaf_label
         self.proba = proba
         self.class_copies = class_copies
+        self.multiclass_vote = multiclass_vote
         self.max_depth = max_depth
         self.max_rmp_calls = max_rmp_calls
         self.min_weight = min_weight
@@ -212,7 +219,7 @@ class RUGClassifier(_Classifier):
                     min_weight=self.min_weight, eps=self.eps, cost=self.cost,
                     normalize_costs=self.normalize_costs, threshold=self.threshold,
                     uncovered=self.uncovered, leaf_label=self.leaf_label, proba=self.proba,
-                    class_copies=self.class_copies)
+                    class_copies=self.class_copies, multiclass_vote=self.multiclass_vote)
 
 
 _PENALTY_DOC = """

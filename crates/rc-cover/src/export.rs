@@ -169,7 +169,10 @@ pub fn vote_output(
 /// the covering rules voting for it (rules in order) over the total of
 /// all classes; a row no rule covers has probability 1 on its fallback
 /// class (the class of the first covering rule of a partition, else its
-/// default). With `calibration`, that vote through its softmax
+/// default). With `by_frequencies` (more than two classes,
+/// [`crate::weighted::MulticlassVote::Frequencies`]) each covering rule
+/// spreads its weight over the classes by its training class frequencies.
+/// With `calibration`, that vote through its softmax
 /// `exp(a v_c + d_c) / Σ exp(a v_c' + d_c')`
 /// ([`WeightedRuleModel::with_calibrated_proba`]).
 ///
@@ -183,6 +186,7 @@ pub fn weighted_vote_output(
     rules: &[ScoredRule],
     fallback: &Fallback,
     calibration: Option<&VoteCalibration>,
+    by_frequencies: bool,
 ) -> Result<Output, ExportError> {
     let partition: &[(Rule, usize)] = match fallback {
         Fallback::Partition { rules, .. } => rules,
@@ -196,14 +200,21 @@ pub fn weighted_vote_output(
             .map(|r| &r.rule)
             .chain(partition.iter().map(|(r, _)| r)),
     )?;
+    // A rule's share of class c: its weight to its class, or spread by
+    // its class frequencies (`WeightedRuleModel::votes_by_frequencies`).
+    let part = |r: &ScoredRule, c: usize| -> Option<f64> {
+        if by_frequencies {
+            let n: f64 = r.class_counts.iter().sum();
+            (n > 0.0).then(|| r.weight * r.class_counts[c] / n)
+        } else {
+            (r.class == c).then_some(r.weight)
+        }
+    };
     let sums: Vec<Expr> = (0..n_classes)
         .map(|c| {
-            let terms = rules.iter().filter(|r| r.class == c).map(|r| {
-                Expr::when(
-                    Test::rule(&r.rule, &x),
-                    Expr::Const(r.weight),
-                    Expr::Const(0.0),
-                )
+            let terms = rules.iter().filter_map(|r| {
+                part(r, c)
+                    .map(|v| Expr::when(Test::rule(&r.rule, &x), Expr::Const(v), Expr::Const(0.0)))
             });
             program.bind(Expr::sum(terms))
         })
@@ -251,6 +262,7 @@ impl rulecover_core::scoring::Export for WeightedRuleModel {
             &self.rules,
             &self.fallback,
             self.calibration.as_ref(),
+            self.votes_by_frequencies(),
         )
     }
 }

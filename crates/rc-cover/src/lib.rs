@@ -72,4 +72,4 @@ pub use rux::{LeafLabel, RuleCost, RuxBase, RuxParams, Uncovered};
 pub use rux_lp::{ColumnPolicy, CoverageRows, LpForm, RuleLp, RuleLpSolution};
 pub use select::SelectFrom;
 pub use vote::vote;
-pub use weighted::{CaseStudy, Fallback, ScoredRule, WeightedRuleModel};
+pub use weighted::{CaseStudy, Fallback, MulticlassVote, ScoredRule, WeightedRuleModel};

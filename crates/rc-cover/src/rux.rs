@@ -37,6 +37,7 @@ use crate::proba::RuleProba;
 use crate::row_weights::{weighted_class_counts, without_zero_rows};
 use crate::rux_lp::{ColumnPolicy, CoverageRows, LpForm, RuleLp, RuleLpSolution};
 use crate::select::SelectFrom;
+use crate::weighted::MulticlassVote;
 use crate::weighted::{rule_length, Fallback, FitInfo, ScoredRule, WeightedRuleModel};
 
 /// What the cost function of a rule gets to see.
@@ -284,6 +285,12 @@ pub struct RuxParams {
     /// field reads as off.
     #[serde(default)]
     pub class_copies: bool,
+    /// What a covering rule adds to the vote with more than two classes
+    /// (default [`MulticlassVote::Label`], seed 001's eq. 2; the registry's
+    /// `rux-rf` votes by frequencies, as its forest). A parameter file
+    /// without this field reads as the label.
+    #[serde(default)]
+    pub multiclass_vote: MulticlassVote,
 }
 
 impl Default for RuxParams {
@@ -301,6 +308,7 @@ impl Default for RuxParams {
             leaf_label: LeafLabel::Balanced,
             proba: RuleProba::Vote,
             class_copies: false,
+            multiclass_vote: MulticlassVote::Label,
         }
     }
 }
@@ -325,6 +333,13 @@ impl RuxParams {
         self
     }
 
+    /// Sets what a covering rule adds to the vote with more than two
+    /// classes.
+    pub fn multiclass_vote(mut self, vote: MulticlassVote) -> Self {
+        self.multiclass_vote = vote;
+        self
+    }
+
     /// Sets whether multi-class pools get [`class_copies`].
     pub fn class_copies(mut self, on: bool) -> Self {
         self.class_copies = on;
@@ -337,8 +352,8 @@ impl RuxParams {
         self
     }
 
-    /// `model` with the probabilities [`RuxParams::proba`] asks for: as it
-    /// is for the vote, else [`WeightedRuleModel::with_calibrated_proba`] on
+    /// `model` with the vote of [`RuxParams::multiclass_vote`] and the
+    /// probabilities [`RuxParams::proba`] asks for: the vote as it is, else [`WeightedRuleModel::with_calibrated_proba`] on
     /// the encoded training rows `train` weighted by `weights`.
     ///
     /// # Errors
@@ -349,6 +364,7 @@ impl RuxParams {
         train: &Dataset,
         weights: &[f64],
     ) -> Result<WeightedRuleModel> {
+        let model = model.with_multiclass_vote(self.multiclass_vote);
         match self.proba {
             RuleProba::Vote => Ok(model),
             RuleProba::Calibrated => model.with_calibrated_proba(train, weights),

@@ -84,6 +84,23 @@ impl Fallback {
     }
 }
 
+/// What a covering rule adds to a row's vote when there are more than
+/// two classes (two classes always vote by label).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum MulticlassVote {
+    /// Its weight to its class (seed 001, eq. 2). The default.
+    #[default]
+    Label,
+    /// Its weight spread over the classes by its training class
+    /// frequencies ([`ScoredRule::class_counts`]), as a forest averages
+    /// its leaves' frequencies: RUX-RF then votes as the forest it selects
+    /// from. On 5 balanced generated classes RUX-RF's accuracy rose from
+    /// 0.847 to 0.869 (its forest: 0.887); with two classes the label
+    /// vote was better (85/15 twonorm 0.963 against 0.950), so it is not
+    /// used there.
+    Frequencies,
+}
+
 /// Facts about the fit of a [`WeightedRuleModel`].
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct FitInfo {
@@ -117,6 +134,10 @@ pub struct WeightedRuleModel {
     /// vote).
     #[serde(default)]
     pub(crate) calibration: Option<VoteCalibration>,
+    /// What a covering rule adds to the vote with more than two classes
+    /// (a model file without it reads as [`MulticlassVote::Label`]).
+    #[serde(default)]
+    pub(crate) multiclass_vote: MulticlassVote,
 }
 
 impl WeightedRuleModel {
@@ -166,6 +187,7 @@ impl WeightedRuleModel {
             fallback,
             info,
             calibration: None,
+            multiclass_vote: MulticlassVote::Label,
         })
     }
 
@@ -196,6 +218,26 @@ impl WeightedRuleModel {
             self.n_classes,
         ));
         Ok(self)
+    }
+
+    /// The model with `vote` as its vote for more than two classes (set it
+    /// before [`WeightedRuleModel::with_calibrated_proba`], which
+    /// calibrates the vote as it is).
+    pub fn with_multiclass_vote(mut self, vote: MulticlassVote) -> Self {
+        self.multiclass_vote = vote;
+        self
+    }
+
+    /// What a covering rule adds to the vote with more than two classes.
+    pub fn multiclass_vote(&self) -> MulticlassVote {
+        self.multiclass_vote
+    }
+
+    /// Whether the vote spreads each rule's weight by its class
+    /// frequencies ([`MulticlassVote::Frequencies`] and more than two
+    /// classes).
+    pub(crate) fn votes_by_frequencies(&self) -> bool {
+        self.n_classes > 2 && self.multiclass_vote == MulticlassVote::Frequencies
     }
 
     /// The calibration of the class probabilities, if any
@@ -283,16 +325,29 @@ impl WeightedRuleModel {
     }
 
     /// The weighted vote of `used` on encoded rows (`k` shares per row,
-    /// row-major), and which rows no rule of `used` covers.
+    /// row-major; by class frequencies when
+    /// [`WeightedRuleModel::votes_by_frequencies`]), and which rows no
+    /// rule of `used` covers.
     fn vote_encoded(&self, data: &Dataset, used: &[ScoredRule]) -> (Vec<f64>, Vec<bool>) {
         let k = self.n_classes;
         let mut row = vec![0.0; data.n_features()];
         let mut proba = vec![0.0; data.n_rows() * k];
         let mut missed = Vec::with_capacity(data.n_rows());
+        let by_frequencies = self.votes_by_frequencies();
         for (i, out) in proba.chunks_mut(k).enumerate() {
             data.row_into(i, &mut row);
             for r in used {
-                if r.rule.covers_row(&row) {
+                if !r.rule.covers_row(&row) {
+                    continue;
+                }
+                if by_frequencies {
+                    let n: f64 = r.class_counts.iter().sum();
+                    if n > 0.0 {
+                        for (o, c) in out.iter_mut().zip(&r.class_counts) {
+                            *o += r.weight * c / n;
+                        }
+                    }
+                } else {
                     out[r.class] += r.weight;
                 }
             }
@@ -520,6 +575,24 @@ impl rulecover_core::Validate for WeightedRuleModel {
             r.rule.check(n).map_err(|e| e.within(&at("rule")))?;
             index(|| at("class"), r.class, k, "classes")?;
             finite(|| at("weight"), r.weight)?;
+            if self.votes_by_frequencies() {
+                rulecover_core::validate::length(
+                    || at("class_counts"),
+                    r.class_counts.len(),
+                    k,
+                    "classes",
+                )?;
+                if let Some(c) = r
+                    .class_counts
+                    .iter()
+                    .find(|c| !(c.is_finite() && **c >= 0.0))
+                {
+                    return Err(InvalidModel::new(
+                        at("class_counts"),
+                        format!("holds {c}; counts must be finite and >= 0"),
+                    ));
+                }
+            }
         }
         if let Some(c) = &self.calibration {
             c.check(k)

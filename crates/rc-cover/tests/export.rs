@@ -4,7 +4,8 @@
 //! them with a missing categorical value or covered by no rule.
 
 use rc_cover::{
-    MircoModel, MircoParams, RuleProba, RuxBase, RuxParams, Uncovered, WeightedRuleModel,
+    MircoModel, MircoParams, MulticlassVote, RuleProba, RuxBase, RuxParams, Uncovered,
+    WeightedRuleModel,
 };
 use rc_tree::{AdaBoostAlgorithm, AdaBoostParams, RandomForestParams};
 use rulecover_core::scoring::python::to_python;
@@ -97,6 +98,14 @@ fn rux_exports_exactly() {
                     .uncovered(uncovered)
                     .proba(proba)
                     .class_copies(true)
+                    // Both votes, each with and without calibration over
+                    // the two bases.
+                    .multiclass_vote(match (proba, seed % 2) {
+                        (RuleProba::Vote, 0) | (RuleProba::Calibrated, 1) => {
+                            MulticlassVote::Frequencies
+                        }
+                        _ => MulticlassVote::Label,
+                    })
                     .fit(&train)
                     .unwrap();
                 assert_eq!(

@@ -3,8 +3,8 @@
 
 use rc_colgen::{RcBoostModel, RcBoostParams, RugModel, RugParams};
 use rc_cover::{
-    CoverSolver, Impurity, LeafLabel, MircoModel, MircoParams, RuleCost, RuleProba, RuxBase,
-    RuxParams, Uncovered, WeightedRuleModel,
+    CoverSolver, Impurity, LeafLabel, MircoModel, MircoParams, MulticlassVote, RuleCost, RuleProba,
+    RuxBase, RuxParams, Uncovered, WeightedRuleModel,
 };
 use rc_tree::{AdaBoostParams, MaxFeatures, RandomForestParams};
 use serde_json::Value;
@@ -40,6 +40,20 @@ const CLASS_COPIES: ParamSpec = p(
     ParamKind::Bool,
     "true",
     "with more than two classes, also offer the LP each rule voting for every other class holding at least 1/K of its training rows (false: one class per rule, as the paper)",
+);
+
+const MULTICLASS_VOTE_DOC: &str = "with more than two classes, what a covering rule adds to the vote: its weight to its class (the paper) or spread by its training class frequencies (as a forest averages its leaves)";
+const MULTICLASS_VOTE_LABEL: ParamSpec = p(
+    "multiclass_vote",
+    ParamKind::Choice(&["label", "frequencies"]),
+    "label",
+    MULTICLASS_VOTE_DOC,
+);
+const MULTICLASS_VOTE_FREQUENCIES: ParamSpec = p(
+    "multiclass_vote",
+    ParamKind::Choice(&["label", "frequencies"]),
+    "frequencies",
+    MULTICLASS_VOTE_DOC,
 );
 
 const MIRCO_PARAMS: &[ParamSpec] = &[
@@ -163,6 +177,7 @@ const RUX_RF_PARAMS: &[ParamSpec] = &[
     LEAF_LABEL,
     PROBA,
     CLASS_COPIES,
+    MULTICLASS_VOTE_FREQUENCIES,
 ];
 
 const RUX_ADA_PARAMS: &[ParamSpec] = &[
@@ -187,6 +202,7 @@ const RUX_ADA_PARAMS: &[ParamSpec] = &[
     LEAF_LABEL,
     PROBA,
     CLASS_COPIES,
+    MULTICLASS_VOTE_LABEL,
 ];
 
 const RUG_DEPTH: ParamSpec = p(
@@ -218,6 +234,7 @@ const RUG_PARAMS: &[ParamSpec] = &[
     LEAF_LABEL,
     PROBA,
     CLASS_COPIES,
+    MULTICLASS_VOTE_LABEL,
 ];
 
 const RUG_T_PARAMS: &[ParamSpec] = &[
@@ -242,6 +259,7 @@ const RUG_T_PARAMS: &[ParamSpec] = &[
     LEAF_LABEL,
     PROBA,
     CLASS_COPIES,
+    MULTICLASS_VOTE_LABEL,
 ];
 
 /// Paper 001's depth axis (every method of its suite).
@@ -280,7 +298,12 @@ fn rux_params(args: &Args) -> Result<RuxParams> {
         .threshold(args.float("threshold")?)
         .uncovered(uncovered)
         .proba(proba(args)?)
-        .class_copies(args.bool("class_copies")?))
+        .class_copies(args.bool("class_copies")?)
+        .multiclass_vote(match args.choice("multiclass_vote")? {
+            "label" => MulticlassVote::Label,
+            "frequencies" => MulticlassVote::Frequencies,
+            other => return Err(args.unhandled("multiclass_vote", other)),
+        }))
 }
 
 /// How the rule-vote methods form class probabilities.
@@ -583,6 +606,7 @@ mod tests {
         let mut given = vec![
             ("proba".to_string(), "vote".to_string()),
             ("class_copies".to_string(), "false".to_string()),
+            ("multiclass_vote".to_string(), "label".to_string()),
         ];
         if rug {
             given.push(("leaf_label".into(), "training_majority".into()));
@@ -613,6 +637,9 @@ mod tests {
         );
         let rux = RuxRf.params(&defaults(&RUX_RF), 25).unwrap();
         assert_eq!((rux.proba, rux.class_copies), (RuleProba::Calibrated, true));
+        assert_eq!(rux.multiclass_vote, MulticlassVote::Frequencies);
+        let ada = RuxAda.params(&defaults(&RUX_ADA), 25).unwrap();
+        assert_eq!(ada.multiclass_vote, MulticlassVote::Label);
         let rcb = RcBoost.params(&defaults(&RCBOOST), 25).unwrap();
         assert_eq!(
             rcb.proba(RuleProba::Vote),
