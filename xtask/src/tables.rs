@@ -72,6 +72,31 @@ pub struct Column {
     pub key: &'static str,
 }
 
+impl Column {
+    /// A column of `header` reading field `key` of the record's `source`.
+    pub const fn new(header: &'static str, source: Source, key: &'static str) -> Column {
+        Column {
+            header,
+            source,
+            key,
+        }
+    }
+}
+
+/// Column of test accuracy.
+pub const ACCURACY: Column = Column::new("accuracy", Source::Metrics, "accuracy");
+/// Column of test balanced accuracy.
+pub const BALANCED_ACCURACY: Column =
+    Column::new("balanced accuracy", Source::Metrics, "balanced_accuracy");
+/// Column of test ROC AUC (macro one-vs-rest on more than two classes).
+pub const AUC: Column = Column::new("AUC", Source::Metrics, "auc_roc");
+/// Column of test log-loss.
+pub const LOG_LOSS: Column = Column::new("log-loss", Source::Metrics, "log_loss");
+/// Column of the model's number of rules.
+pub const RULES: Column = Column::new("rules", Source::Size, "rules");
+/// Column of the fit's seconds.
+pub const FIT_SECONDS: Column = Column::new("fit s", Source::Time, "fit");
+
 /// One table per data set of a suite: methods as rows (in `order`, then
 /// any other by name), each column as mean (std) over the folds. A column
 /// that no record of the data set has is left out (so classification and

@@ -35,7 +35,9 @@ use super::suite::{JobData, JobError, Suite};
 use crate::data::{DataSource, GENERATED};
 use crate::paper::Source;
 use crate::records::{Record, SkippedJob};
-use crate::tables::{per_dataset_tables, Column};
+use crate::tables::{
+    per_dataset_tables, Column, ACCURACY, AUC, BALANCED_ACCURACY, FIT_SECONDS, LOG_LOSS, RULES,
+};
 
 /// Outer folds of the generic protocol.
 pub const FOLDS: usize = 5;
@@ -147,31 +149,15 @@ const ROW_ORDER: &[&str] = &[
 /// Columns of the report tables (each shown when a data set's records
 /// have it: the classification metrics or R² and MSE).
 const COLUMNS: &[Column] = &[
-    Column {
-        header: "accuracy",
-        source: Source::Metrics,
-        key: "accuracy",
-    },
-    Column {
-        header: "balanced accuracy",
-        source: Source::Metrics,
-        key: "balanced_accuracy",
-    },
-    Column {
-        header: "AUC",
-        source: Source::Metrics,
-        key: "auc_roc",
-    },
+    ACCURACY,
+    BALANCED_ACCURACY,
+    AUC,
     Column {
         header: "Brier",
         source: Source::Metrics,
         key: "brier",
     },
-    Column {
-        header: "log-loss",
-        source: Source::Metrics,
-        key: "log_loss",
-    },
+    LOG_LOSS,
     Column {
         header: "R²",
         source: Source::Metrics,
@@ -182,11 +168,7 @@ const COLUMNS: &[Column] = &[
         source: Source::Metrics,
         key: "mse",
     },
-    Column {
-        header: "rules",
-        source: Source::Size,
-        key: "rules",
-    },
+    RULES,
     Column {
         header: "avg rule length",
         source: Source::Size,
@@ -197,11 +179,7 @@ const COLUMNS: &[Column] = &[
         source: Source::Time,
         key: "tune",
     },
-    Column {
-        header: "fit s",
-        source: Source::Time,
-        key: "fit",
-    },
+    FIT_SECONDS,
 ];
 
 /// The `generic` suite.

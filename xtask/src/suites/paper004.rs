@@ -339,21 +339,7 @@ impl Suite for Paper004 {
                 sklearn_stratified_kfold(&data.labels()?, k, u32::try_from(job.seed)?)?
             }
         };
-        let fold = folds
-            .get(job.fold)
-            .ok_or_else(|| format!("fold {} of {}", job.fold, folds.len()))?;
-        let train = data.subset(&fold.train)?;
-        let test = data.subset(&fold.test)?;
-        let input = JobData {
-            suite: job.suite,
-            dataset: job.dataset,
-            fold: job.fold,
-            train: &train,
-            test: &test,
-            quick: job.quick,
-            seed: job.seed,
-        };
-        self.run(method, &input)
+        job.run_on_fold(self, method, &data, &folds)
     }
 
     fn run(&self, method: &str, job: &JobData) -> Result<Vec<Record>, JobError> {

@@ -71,7 +71,10 @@ use super::suite::{names, CustomJob, FoldsFile, JobData, JobError, Suite};
 use crate::data::DataSource;
 use crate::paper::Source;
 use crate::records::{Record, SkippedJob};
-use crate::tables::{fmt_value, per_dataset_tables, Column};
+use crate::tables::{
+    fmt_value, per_dataset_tables, Column, ACCURACY, AUC, BALANCED_ACCURACY, FIT_SECONDS, LOG_LOSS,
+    RULES,
+};
 
 /// Outer folds of the protocol.
 pub const FOLDS: usize = 5;
@@ -198,36 +201,12 @@ pub const RULE_LEARNERS: &[&str] = &[
 
 /// Columns of the per-data-set tables.
 const COLUMNS: &[Column] = &[
-    Column {
-        header: "accuracy",
-        source: Source::Metrics,
-        key: "accuracy",
-    },
-    Column {
-        header: "balanced accuracy",
-        source: Source::Metrics,
-        key: "balanced_accuracy",
-    },
-    Column {
-        header: "log-loss",
-        source: Source::Metrics,
-        key: "log_loss",
-    },
-    Column {
-        header: "AUC",
-        source: Source::Metrics,
-        key: "auc_roc",
-    },
-    Column {
-        header: "rules",
-        source: Source::Size,
-        key: "rules",
-    },
-    Column {
-        header: "fit s",
-        source: Source::Time,
-        key: "fit",
-    },
+    ACCURACY,
+    BALANCED_ACCURACY,
+    LOG_LOSS,
+    AUC,
+    RULES,
+    FIT_SECONDS,
 ];
 
 // ---------------------------------------------------------------------------
@@ -753,21 +732,7 @@ impl Suite for Quality {
             Some(file) => folds_from_json(file, data.n_rows())?,
             None => folds_for(&data, job.n_folds, job.seed)?,
         };
-        let fold = folds
-            .get(job.fold)
-            .ok_or_else(|| format!("fold {} of {}", job.fold, folds.len()))?;
-        let train = data.subset(&fold.train)?;
-        let test = data.subset(&fold.test)?;
-        let input = JobData {
-            suite: job.suite,
-            dataset: job.dataset,
-            fold: job.fold,
-            train: &train,
-            test: &test,
-            quick: job.quick,
-            seed: job.seed,
-        };
-        self.run(method, &input)
+        job.run_on_fold(self, method, &data, &folds)
     }
 
     fn run(&self, method: &str, job: &JobData) -> Result<Vec<Record>, JobError> {

@@ -59,6 +59,37 @@ impl CustomJob<'_> {
     pub fn record(&self, method: &str) -> Record {
         Record::new(self.suite, self.dataset, method, self.fold)
     }
+
+    /// Runs `method` of `suite` as a tabular job ([`Suite::run`]) on this
+    /// job's fold of `folds`, a split of `data` (for custom suites that
+    /// read their own data and folds).
+    ///
+    /// # Errors
+    /// A fold index beyond `folds`, a subset that cannot be taken, or the
+    /// job's own error.
+    pub fn run_on_fold<S: Suite + ?Sized>(
+        &self,
+        suite: &S,
+        method: &str,
+        data: &Dataset,
+        folds: &[rulecover_core::cv::Fold],
+    ) -> Result<Vec<Record>, JobError> {
+        let fold = folds
+            .get(self.fold)
+            .ok_or_else(|| format!("fold {} of {}", self.fold, folds.len()))?;
+        let train = data.subset(&fold.train)?;
+        let test = data.subset(&fold.test)?;
+        let input = JobData {
+            suite: self.suite,
+            dataset: self.dataset,
+            fold: self.fold,
+            train: &train,
+            test: &test,
+            quick: self.quick,
+            seed: self.seed,
+        };
+        suite.run(method, &input)
+    }
 }
 
 /// How a suite takes `--folds-file` (outer test folds as row indices of
