@@ -138,14 +138,15 @@ class RUXClassifier(_Classifier):
     voting for every other class holding at least ``1/K`` of its rows.
     ``multiclass_vote`` (more than two classes): ``"label"`` (a rule's
     weight to its class) or ``"frequencies"`` (spread by its training
-    class frequencies, as a forest votes); ``None`` takes the ensemble's
-    default (``"frequencies"`` for ``"rf"``, ``"label"`` for ``"ada"``).
+    class frequencies, as a forest votes). ``None`` takes the ensemble's
+    default: ``"rf"`` votes by frequencies without copies, ``"ada"`` by
+    label with copies.
     """
 
     def __init__(self, ensemble="rf", n_estimators=100, max_depth=2, max_features="auto",
                  algorithm="samme", eps=0.01, cost=None, normalize_costs=True,
                  threshold=1e-6, uncovered="first_estimator", leaf_label="balanced",
-                 proba="calibrated", class_copies=True, multiclass_vote=None,
+                 proba="calibrated", class_copies=None, multiclass_vote=None,
                  random_state=None, n_jobs=None, handle_unknown="error"):
         self.handle_unknown = handle_unknown
         self.proba = proba
@@ -179,7 +180,7 @@ class RUXClassifier(_Classifier):
             eps=self.eps, cost=_UNSET if self.cost is None else self.cost,
             normalize_costs=self.normalize_costs, threshold=self.threshold,
             uncovered=self.uncovered, leaf_label=self.leaf_label, proba=self.proba,
-            class_copies=self.class_copies,
+            class_copies=_UNSET if self.class_copies is None else self.class_copies,
             multiclass_vote=_UNSET if self.multiclass_vote is None else self.multiclass_vote,
         )
 

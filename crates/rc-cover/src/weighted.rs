@@ -95,9 +95,10 @@ pub enum MulticlassVote {
     /// frequencies ([`ScoredRule::class_counts`]), as a forest averages
     /// its leaves' frequencies: RUX-RF then votes as the forest it selects
     /// from. On 5 balanced generated classes RUX-RF's accuracy rose from
-    /// 0.847 to 0.869 (its forest: 0.887); with two classes the label
-    /// vote was better (85/15 twonorm 0.963 against 0.950), so it is not
-    /// used there.
+    /// 0.813 with the paper's vote to 0.857 (its forest: 0.887;
+    /// docs/reproduction/001.md); with two classes the label vote was
+    /// better (85/15 twonorm 0.963 against 0.950), so it is not used
+    /// there.
     Frequencies,
 }
 

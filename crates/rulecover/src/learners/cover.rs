@@ -35,12 +35,11 @@ const PROBA: ParamSpec = p(
     "class probabilities: calibrated on the training rows (MIRCO, RCBoost: rule counts smoothed, strength by leave-one-out; RUX, RUG: a softmax of the weighted vote) or the paper's vote (the reproduced tables)",
 );
 
-const CLASS_COPIES: ParamSpec = p(
-    "class_copies",
-    ParamKind::Bool,
-    "true",
-    "with more than two classes, also offer the LP each rule voting for every other class holding at least 1/K of its training rows (false: one class per rule, as the paper)",
-);
+const CLASS_COPIES_DOC: &str = "with more than two classes, also offer the LP each rule voting for every other class holding at least 1/K of its training rows (false: one class per rule, as the paper)";
+const CLASS_COPIES: ParamSpec = p("class_copies", ParamKind::Bool, "true", CLASS_COPIES_DOC);
+/// rux-rf votes by frequencies with more than two classes, where copies
+/// of a rule only move the LP's choice (and lowered held-out accuracy).
+const NO_CLASS_COPIES: ParamSpec = p("class_copies", ParamKind::Bool, "false", CLASS_COPIES_DOC);
 
 const MULTICLASS_VOTE_DOC: &str = "with more than two classes, what a covering rule adds to the vote: its weight to its class (the paper) or spread by its training class frequencies (as a forest averages its leaves)";
 const MULTICLASS_VOTE_LABEL: ParamSpec = p(
@@ -176,7 +175,7 @@ const RUX_RF_PARAMS: &[ParamSpec] = &[
     UNCOVERED,
     LEAF_LABEL,
     PROBA,
-    CLASS_COPIES,
+    NO_CLASS_COPIES,
     MULTICLASS_VOTE_FREQUENCIES,
 ];
 
@@ -636,7 +635,10 @@ mod tests {
                 .class_copies(true))
         );
         let rux = RuxRf.params(&defaults(&RUX_RF), 25).unwrap();
-        assert_eq!((rux.proba, rux.class_copies), (RuleProba::Calibrated, true));
+        assert_eq!(
+            (rux.proba, rux.class_copies),
+            (RuleProba::Calibrated, false)
+        );
         assert_eq!(rux.multiclass_vote, MulticlassVote::Frequencies);
         let ada = RuxAda.params(&defaults(&RUX_ADA), 25).unwrap();
         assert_eq!(ada.multiclass_vote, MulticlassVote::Label);
