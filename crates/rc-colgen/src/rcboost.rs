@@ -291,8 +291,7 @@ impl RcBoostParams {
         Ok(Run {
             encoder,
             n_classes: train.n_classes(),
-            train: train.clone(),
-            sample_weights,
+            labels: train.labels()?,
             pool,
             costs,
             objectives,
@@ -305,10 +304,8 @@ impl RcBoostParams {
 struct Run {
     encoder: Encoder,
     n_classes: usize,
-    /// The encoded training rows (weight-0 rows left out).
-    train: Dataset,
-    /// Their sample weights.
-    sample_weights: Vec<f64>,
+    /// The classes of the training rows (weight-0 rows left out).
+    labels: Vec<usize>,
     pool: LabeledPool,
     costs: Vec<f64>,
     /// Master objective of each solve.
@@ -334,8 +331,14 @@ impl Run {
         let smoothing = match proba {
             RuleProba::Vote => None,
             RuleProba::Calibrated => Some(
-                pooled_smoothing(&rules, &stats, &self.train, &self.sample_weights)
-                    .map_err(Error::Cover)?,
+                pooled_smoothing(
+                    &stats,
+                    &self.pool.coverage.select(&(0..len).collect::<Vec<_>>()),
+                    &self.labels,
+                    &self.pool.row_weights,
+                    self.n_classes,
+                )
+                .map_err(Error::Cover)?,
             ),
         };
         Ok(RcBoostModel {

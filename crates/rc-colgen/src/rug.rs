@@ -408,7 +408,7 @@ impl RugParams {
             Some(w) => full.with_min_weight(w),
             None => full,
         };
-        let model = params.lp.with_proba(model, train, &weights)?;
+        let model = params.lp.with_vote_and_proba(model, train, &weights)?;
         Ok(RugModel {
             model,
             history,

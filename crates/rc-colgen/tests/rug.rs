@@ -369,14 +369,9 @@ fn rug_balanced_labels_find_the_minority_class() {
     use rc_cover::{LeafLabel, RuleProba, RuxParams};
     use rulecover_core::generate::{ringnorm, with_majority};
     use rulecover_core::metrics::evaluate;
-    let data = with_majority(&ringnorm(3000, 21), 0.85, 21).unwrap();
-    let n = data.n_rows();
-    let train = data
-        .subset(&(0..n).filter(|i| i % 3 != 0).collect::<Vec<_>>())
-        .unwrap();
-    let test = data
-        .subset(&(0..n).filter(|i| i % 3 == 0).collect::<Vec<_>>())
-        .unwrap();
+    let (train, test) = rulecover_core::testing::split_thirds(
+        &with_majority(&ringnorm(3000, 21), 0.85, 21).unwrap(),
+    );
     let score = |label: LeafLabel| {
         let model = RugParams::default()
             .lp(RuxParams::default()

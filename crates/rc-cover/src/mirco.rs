@@ -185,9 +185,13 @@ impl MircoParams {
             .collect();
         let stats: Vec<RuleStats> = selected.iter().map(|&j| pool.stats[j].clone()).collect();
         let smoothing = match params.proba {
-            RuleProba::Calibrated if train.is_classification() => {
-                Some(pooled_smoothing(&rules, &stats, train, &pool.row_weights)?)
-            }
+            RuleProba::Calibrated if train.is_classification() => Some(pooled_smoothing(
+                &stats,
+                &pool.coverage.select(&selected),
+                &train.labels()?,
+                &pool.row_weights,
+                train.n_classes(),
+            )?),
             _ => None,
         };
         Ok(MircoModel {

@@ -36,7 +36,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use rulecover_core::Dataset;
+use rulecover_core::CoverageMatrix;
 
 pub use rulecover_core::calibration::VoteCalibration;
 
@@ -133,14 +133,13 @@ pub struct LooRow<'a> {
     pub rules: &'a [u32],
 }
 
-/// The training class shares of the labelled rows of `train`, weighted by
-/// `weights`.
+/// The class shares of rows with classes `labels` (`n_classes` of them)
+/// weighted by `weights`.
 ///
 /// # Errors
-/// [`Error::Shape`] for data without classes.
-pub fn class_shares(train: &Dataset, weights: &[f64]) -> Result<Vec<f64>> {
-    let labels = train.labels()?;
-    let counts = weighted_class_counts(&labels, weights, train.n_classes());
+/// [`Error::Shape`] when the rows weigh nothing.
+pub fn class_shares(labels: &[usize], weights: &[f64], n_classes: usize) -> Result<Vec<f64>> {
+    let counts = weighted_class_counts(labels, weights, n_classes);
     let total: f64 = counts.iter().sum();
     if total <= 0.0 {
         return Err(Error::Shape(
@@ -150,23 +149,16 @@ pub fn class_shares(train: &Dataset, weights: &[f64]) -> Result<Vec<f64>> {
     Ok(counts.iter().map(|c| c / total).collect())
 }
 
-/// The rules of `rules` (each a test on a raw row of the encoded data)
-/// that fully cover each row of `train`, as rule indices.
-pub fn covering_rules(
-    train: &Dataset,
-    covers: impl Fn(usize, &[f64]) -> bool,
-    n_rules: usize,
-) -> Vec<Vec<u32>> {
-    let mut row = vec![0.0; train.n_features()];
-    (0..train.n_rows())
-        .map(|i| {
-            train.row_into(i, &mut row);
-            (0..n_rules)
-                .filter(|&j| covers(j, &row))
-                .map(|j| j as u32)
-                .collect()
-        })
-        .collect()
+/// The rules covering each of `coverage`'s rows (rule indices, in rule
+/// order): the rows of each rule turned round.
+pub fn rules_of_rows(coverage: &CoverageMatrix) -> Vec<Vec<u32>> {
+    let mut rules = vec![Vec::new(); coverage.n_rows()];
+    for j in 0..coverage.n_rules() {
+        for &i in coverage.rows_of(j) {
+            rules[i as usize].push(j as u32);
+        }
+    }
+    rules
 }
 
 /// The strength of [`STRENGTHS`] with the lowest weighted leave-one-out

@@ -358,7 +358,7 @@ impl RuxParams {
     ///
     /// # Errors
     /// As [`WeightedRuleModel::with_calibrated_proba`].
-    pub fn with_proba(
+    pub fn with_vote_and_proba(
         &self,
         model: WeightedRuleModel,
         train: &Dataset,
@@ -637,7 +637,7 @@ impl RuxParams {
             encoder,
             sol.stats.seconds,
         )?;
-        params.with_proba(model, train, weights)
+        params.with_vote_and_proba(model, train, weights)
     }
 
     /// Raw costs of labelled rules (checked finite), times `scale`.

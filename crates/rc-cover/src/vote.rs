@@ -2,11 +2,11 @@
 //! authors' fallback for rows no rule fully covers, and its smoothed
 //! probabilities ([`crate::proba`]).
 
-use rulecover_core::{Dataset, Predictions, Rule};
+use rulecover_core::{CoverageMatrix, Dataset, Predictions, Rule};
 
 use crate::error::Result;
 use crate::pool::RuleStats;
-use crate::proba::{choose_strength, class_shares, covering_rules, without_row, LooRow, Smoothing};
+use crate::proba::{choose_strength, class_shares, rules_of_rows, without_row, LooRow, Smoothing};
 
 /// Votes of a rule list for one row, and whether any rule fully covered it.
 ///
@@ -110,56 +110,65 @@ pub fn vote(
     (pred, missed)
 }
 
-/// The smoothing of the class-count vote for `rules` with training class
-/// counts `stats` on the encoded training rows `train` (weighted by
-/// `weights`), its strength chosen by leave-one-out ([`crate::proba`]): a
-/// row that rules cover fully is scored with its weight taken out of each
-/// covering rule's count of its class; a row no rule covers fully is
-/// scored by its partial votes (its class is in no rule's counts).
+/// The smoothing of the class-count vote for rules with training class
+/// counts `stats` covering the training rows as `coverage` says (one
+/// column per rule), the rows' classes `labels` (`n_classes` of them) and
+/// weights `weights`; its strength chosen by leave-one-out
+/// ([`crate::proba`]): each row is scored with its weight taken out of
+/// each covering rule's count of its class (a row no rule covers, which
+/// MIRCO's cover and RCBoost's first tree leave none of, scores the class
+/// shares).
 ///
 /// # Errors
-/// [`crate::Error::Shape`] for data without classes or no weight.
+/// [`crate::Error::Shape`] when the rows weigh nothing or the coverage
+/// does not match the rules and rows.
 pub fn pooled_smoothing(
-    rules: &[Rule],
     stats: &[RuleStats],
-    train: &Dataset,
+    coverage: &CoverageMatrix,
+    labels: &[usize],
     weights: &[f64],
+    n_classes: usize,
 ) -> Result<Smoothing> {
-    let prior = class_shares(train, weights)?;
-    let labels = train.labels()?;
-    let k = prior.len();
-    let cover = covering_rules(train, |j, row| rules[j].covers_row(row), rules.len());
+    if coverage.n_rules() != stats.len() || coverage.n_rows() != labels.len() {
+        return Err(crate::Error::Shape(format!(
+            "coverage is {}×{} for {} rules and {} rows",
+            coverage.n_rows(),
+            coverage.n_rules(),
+            stats.len(),
+            labels.len()
+        )));
+    }
+    let prior = class_shares(labels, weights, n_classes)?;
+    let cover = rules_of_rows(coverage);
     let counts = |j: u32| match &stats[j as usize] {
         RuleStats::Counts(c) => c.as_slice(),
         RuleStats::Value { .. } => &[],
     };
     // Each row's votes without itself, which do not depend on m.
-    let mut row = vec![0.0; train.n_features()];
-    let mut own = vec![0.0; k];
-    let loo_votes: Vec<Vec<f64>> = (0..train.n_rows())
-        .map(|i| {
-            let mut votes = vec![0.0; k];
-            if cover[i].is_empty() {
-                train.row_into(i, &mut row);
-                row_votes(rules, stats, &row, k, &mut votes);
-            } else {
-                for &j in &cover[i] {
-                    without_row(counts(j), labels[i], weights[i], &mut own);
-                    votes.iter_mut().zip(&own).for_each(|(v, c)| *v += c);
-                }
+    let mut own = vec![0.0; n_classes];
+    let loo_votes: Vec<Vec<f64>> = cover
+        .iter()
+        .enumerate()
+        .map(|(i, rules)| {
+            let mut votes = vec![0.0; n_classes];
+            for &j in rules {
+                without_row(counts(j), labels[i], weights[i], &mut own);
+                votes.iter_mut().zip(&own).for_each(|(v, c)| *v += c);
             }
             votes
         })
         .collect();
-    let rows: Vec<LooRow> = (0..train.n_rows())
-        .map(|i| LooRow {
+    let rows: Vec<LooRow> = cover
+        .iter()
+        .enumerate()
+        .map(|(i, rules)| LooRow {
             row: i,
             label: labels[i],
             weight: weights[i],
-            rules: &cover[i],
+            rules,
         })
         .collect();
-    let mut out = vec![0.0; k];
+    let mut out = vec![0.0; n_classes];
     Ok(choose_strength(prior, &rows, |s, r| {
         s.pooled(&loo_votes[r.row], &mut out);
         out[r.label]

@@ -209,7 +209,6 @@ impl WeightedRuleModel {
                 train.n_classes()
             )));
         }
-        self.calibration = None;
         let (votes, _) = self.vote_encoded(train, &self.rules);
         let labels = train.labels()?;
         self.calibration = Some(VoteCalibration::fit(

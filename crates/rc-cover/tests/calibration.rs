@@ -8,15 +8,12 @@ use rc_cover::{MircoModel, MircoParams, RuleProba, RuxParams, WeightedRuleModel}
 use rc_tree::RandomForestParams;
 use rulecover_core::generate::{ringnorm, with_majority};
 use rulecover_core::metrics::{evaluate, Metrics};
-use rulecover_core::{Dataset, Fit, Predict};
+use rulecover_core::testing::split_thirds;
+use rulecover_core::{Dataset, Fit, Predict, ZeroR};
 
 /// 85/15 ringnorm, split into 2/3 training and 1/3 held-out rows.
 fn split() -> (Dataset, Dataset) {
-    let data = with_majority(&ringnorm(3000, 11), 0.85, 11).unwrap();
-    let n = data.n_rows();
-    let train: Vec<usize> = (0..n).filter(|i| i % 3 != 0).collect();
-    let test: Vec<usize> = (0..n).filter(|i| i % 3 == 0).collect();
-    (data.subset(&train).unwrap(), data.subset(&test).unwrap())
+    split_thirds(&with_majority(&ringnorm(3000, 11), 0.85, 11).unwrap())
 }
 
 fn scores<M: Predict>(model: &M, test: &Dataset) -> Metrics
@@ -26,16 +23,10 @@ where
     evaluate(&test.target_view(), &model.predict(test).unwrap()).unwrap()
 }
 
-/// Log-loss of predicting the training class shares for every test row.
+/// Log-loss of predicting the training class shares for every test row
+/// (ZeroR's).
 fn prior_log_loss(train: &Dataset, test: &Dataset) -> f64 {
-    let labels = train.labels().unwrap();
-    let p1 = labels.iter().filter(|&&y| y == 1).count() as f64 / labels.len() as f64;
-    let test_labels = test.labels().unwrap();
-    test_labels
-        .iter()
-        .map(|&y| -(if y == 1 { p1 } else { 1.0 - p1 }).ln())
-        .sum::<f64>()
-        / test_labels.len() as f64
+    scores(&ZeroR.fit(train).unwrap(), test).log_loss.unwrap()
 }
 
 #[test]

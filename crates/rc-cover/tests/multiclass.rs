@@ -8,6 +8,7 @@ use rc_cover::{MulticlassVote, RuleProba, RuxParams, SelectFrom, WeightedRuleMod
 use rc_tree::{RandomForest, RandomForestParams};
 use rulecover_core::generate::blobs;
 use rulecover_core::metrics::accuracy;
+use rulecover_core::testing::split_thirds;
 use rulecover_core::{Dataset, Fit, Predict};
 
 fn accuracy_on<M: Predict>(model: &M, test: &Dataset) -> f64
@@ -20,14 +21,7 @@ where
 
 #[test]
 fn the_frequency_vote_tracks_the_forest() {
-    let data = blobs(3000, 5, 4, 31);
-    let n = data.n_rows();
-    let train = data
-        .subset(&(0..n).filter(|i| i % 3 != 0).collect::<Vec<_>>())
-        .unwrap();
-    let test = data
-        .subset(&(0..n).filter(|i| i % 3 == 0).collect::<Vec<_>>())
-        .unwrap();
+    let (train, test) = split_thirds(&blobs(3000, 5, 4, 31));
     let forest: RandomForest = RandomForestParams::classifier()
         .n_estimators(50)
         .max_depth(2)

@@ -504,3 +504,18 @@ pub fn export_data(
     };
     Dataset::new("export", features, cols, target).expect("generated columns")
 }
+
+/// `data` split for a held-out check: every third row (0, 3, 6, …) to the
+/// test part, the others to training, in order.
+///
+/// # Panics
+/// Never for a well-formed data set (the subsets are in range).
+pub fn split_thirds(data: &Dataset) -> (Dataset, Dataset) {
+    let n = data.n_rows();
+    let train: Vec<usize> = (0..n).filter(|i| i % 3 != 0).collect();
+    let test: Vec<usize> = (0..n).filter(|i| i % 3 == 0).collect();
+    (
+        data.subset(&train).expect("rows in range"),
+        data.subset(&test).expect("rows in range"),
+    )
+}
