@@ -32,6 +32,9 @@ use serde::{Deserialize, Serialize};
 
 use rulecover_core::{Dataset, Feature, FeatureKind};
 
+use std::sync::OnceLock;
+
+use crate::atoms::LiteralAtoms;
 use crate::bits::Bits;
 use crate::error::{invalid, Error, Result};
 use crate::literal::{Literal, LiteralOp};
@@ -141,10 +144,24 @@ pub struct Binarizer {
 }
 
 /// The binarized training rows: one bitset of covered rows per literal.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct BinaryMatrix {
     n_rows: usize,
     columns: Vec<Bits>,
+    /// The raw feature of each column's literal.
+    feature_of: Vec<usize>,
+    /// The atoms of each feature's literals, built on first use by the
+    /// pricer ([`crate::atoms`]).
+    atoms: OnceLock<LiteralAtoms>,
+}
+
+impl PartialEq for BinaryMatrix {
+    /// The rows, columns and features (the atoms follow from them).
+    fn eq(&self, other: &Self) -> bool {
+        self.n_rows == other.n_rows
+            && self.columns == other.columns
+            && self.feature_of == other.feature_of
+    }
 }
 
 impl BinaryMatrix {
@@ -170,6 +187,13 @@ impl BinaryMatrix {
 
     pub(crate) fn bits(&self, j: usize) -> &Bits {
         &self.columns[j]
+    }
+
+    /// The atoms of each feature's literals ([`crate::atoms`]), built
+    /// on the first call.
+    pub(crate) fn atoms(&self) -> &LiteralAtoms {
+        self.atoms
+            .get_or_init(|| LiteralAtoms::new(self.n_rows, &self.columns, &self.feature_of))
     }
 
     /// Whether literal `j` holds on row `i`.
@@ -575,7 +599,12 @@ impl Binarizer {
             };
             columns.push(set);
         }
-        Ok(BinaryMatrix { n_rows: n, columns })
+        Ok(BinaryMatrix {
+            n_rows: n,
+            columns,
+            feature_of: self.literals.iter().map(|l| l.feature).collect(),
+            atoms: OnceLock::new(),
+        })
     }
 }
 

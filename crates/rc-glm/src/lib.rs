@@ -89,6 +89,7 @@
 // The README example runs as a doctest too.
 #![cfg_attr(doctest, doc = include_str!("../README.md"))]
 
+mod atoms;
 pub mod auto;
 pub mod binarize;
 mod bits;

@@ -182,13 +182,19 @@ pub fn beam_search(
             let rows = or(&inst.pos, &inst.neg);
             let range = word_range(rows.words());
             // Removed mass: rows of the instance where literal j fails.
+            // The literals of a feature from one histogram of its atoms,
+            // the others one by one.
+            let atoms = problem.matrix.atoms();
+            let by_atoms = atoms.literal_sums(&rows, c, range, &inst.allowed);
             let sums: Vec<(f64, f64)> = inst
                 .allowed
                 .par_iter()
                 .with_min_len(8)
                 .map(|&j| {
-                    let col = problem.matrix.bits(j).words();
-                    let (kept_all, kept_p) = masked_sums(rows.words(), col, c, range);
+                    let (kept_all, kept_p) = by_atoms[j].unwrap_or_else(|| {
+                        let col = problem.matrix.bits(j).words();
+                        masked_sums(rows.words(), col, c, range)
+                    });
                     let kept_n = kept_all - kept_p;
                     (inst.sum_pos - kept_p, inst.sum_neg - kept_n)
                 })
