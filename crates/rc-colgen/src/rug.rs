@@ -38,7 +38,8 @@ use rc_cover::rux::{
     LabeledRule,
 };
 use rc_cover::{
-    CoverageRows, LeafLabel, LpForm, RuleCost, RuleLp, RuxParams, Uncovered, WeightedRuleModel,
+    CoverageRows, HingeRows, LeafLabel, LpForm, RuleCost, RuleLp, RuxParams, Uncovered,
+    WeightedRuleModel,
 };
 use rc_lp::LpSolver;
 use rc_tree::DecisionTreeParams;
@@ -81,7 +82,11 @@ pub struct RugParams {
     /// paper's experiments), normalised by the largest cost of the initial
     /// tree's leaves, rules voting for their training majority (the
     /// authors' code), the paper's vote. (Its `base` ensemble is not
-    /// used.)
+    /// used, nor its `hinge_rows`: the master LPs hold every row's hinge
+    /// constraint. A working set of rows only grows while a pool grows, and
+    /// the early rounds' degenerate optima, with many rows at margin 1, let
+    /// it reach every row within a few rounds; measured in
+    /// docs/PERFORMANCE.md, "RUX: working sets of hinge rows".)
     pub lp: RuxParams,
     /// How raw columns are encoded before learning (default one-hot with
     /// every level; numeric columns pass through).
@@ -302,7 +307,8 @@ impl RugParams {
             .with_row_weights(&weights)
             .map_err(lp_err(0))?
             .with_form(params.lp.form)
-            .with_policy(params.lp.policy);
+            .with_policy(params.lp.policy)
+            .with_hinge_rows(HingeRows::All);
         let first = propose_checked(oracle, train, &weights, 0)?;
         let (first_rules, first_coverage) = first.into_parts();
         let mut pool: Vec<LabeledRule> =

@@ -69,7 +69,7 @@ pub use mirco::{CoverSolver, MircoModel, MircoParams};
 pub use pool::{Impurity, LabeledPool, RuleStats};
 pub use proba::{RuleProba, Smoothing};
 pub use rux::{LeafLabel, RuleCost, RuxBase, RuxParams, Uncovered};
-pub use rux_lp::{ColumnPolicy, CoverageRows, LpForm, RuleLp, RuleLpSolution};
+pub use rux_lp::{ColumnPolicy, CoverageRows, HingeRows, LpForm, RuleLp, RuleLpSolution};
 pub use select::SelectFrom;
 pub use vote::vote;
 pub use weighted::{CaseStudy, Fallback, MulticlassVote, ScoredRule, WeightedRuleModel};

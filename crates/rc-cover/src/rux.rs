@@ -35,7 +35,7 @@ use crate::error::{Error, Result};
 use crate::input::{check_no_missing, encoded};
 use crate::proba::RuleProba;
 use crate::row_weights::{weighted_class_counts, without_zero_rows};
-use crate::rux_lp::{ColumnPolicy, CoverageRows, LpForm, RuleLp, RuleLpSolution};
+use crate::rux_lp::{ColumnPolicy, CoverageRows, HingeRows, LpForm, RuleLp, RuleLpSolution};
 use crate::select::SelectFrom;
 use crate::weighted::MulticlassVote;
 use crate::weighted::{rule_length, Fallback, FitInfo, ScoredRule, WeightedRuleModel};
@@ -260,6 +260,16 @@ pub struct RuxParams {
     /// slower on seed 001's forests (see docs/PERFORMANCE.md).
     #[serde(default)]
     pub policy: ColumnPolicy,
+    /// Which training rows' hinge constraints the LP handed to the solver
+    /// holds: by default a working set of rows on data of at least
+    /// [`crate::rux_lp::WORKING_SET_MIN_ROWS`] rows, grown until it
+    /// certifies the optimum over every row ([`HingeRows::Working`]; same
+    /// optimum as [`HingeRows::All`], much smaller LPs on many rows). RUG
+    /// solves its master LPs over every row whatever this says (see
+    /// `rc_colgen::RugParams::lp`). A parameter file without this field
+    /// reads as the default.
+    #[serde(default)]
+    pub hinge_rows: HingeRows,
     /// The ensemble fitted by [`Fit::fit`] before the LP (not used by
     /// [`SelectFrom::fit_from`], nor by RUG).
     #[serde(default)]
@@ -304,6 +314,7 @@ impl Default for RuxParams {
             uncovered: Uncovered::FirstEstimator,
             form: LpForm::Dual,
             policy: ColumnPolicy::All,
+            hinge_rows: HingeRows::default(),
             base: RuxBase::forest(),
             leaf_label: LeafLabel::Balanced,
             proba: RuleProba::Vote,
@@ -422,6 +433,13 @@ impl RuxParams {
     /// Sets which pool rules the LP handed to the solver contains.
     pub fn policy(mut self, policy: ColumnPolicy) -> Self {
         self.policy = policy;
+        self
+    }
+
+    /// Sets which training rows' hinge constraints the LP handed to the
+    /// solver holds.
+    pub fn hinge_rows(mut self, hinge_rows: HingeRows) -> Self {
+        self.hinge_rows = hinge_rows;
         self
     }
 
@@ -599,7 +617,8 @@ impl RuxParams {
         let mut lp = RuleLp::new(&labels, params.eps, params.coverage)?
             .with_row_weights(weights)?
             .with_form(params.form)
-            .with_policy(params.policy);
+            .with_policy(params.policy)
+            .with_hinge_rows(params.hinge_rows);
         let mut labelled = label_rules_weighted(rules, coverage, train, weights)?;
         if let Some(classes) = classes {
             relabel(&mut labelled, classes, train.n_classes())?;
@@ -715,15 +734,18 @@ pub fn cost_scale(costs: &[f64], normalize: bool) -> f64 {
 /// docs/PERFORMANCE.md). It re-solves models grown by rows warm
 /// (`rc_lp::HighsSolver::grow_rows`, feature `highs`), which RUG's master
 /// LPs are (see [`crate::rux_lp`]: 2–3× less LP time on the largest data
-/// sets). Pass another solver to [`RuxParams::select_with`] to override the
-/// choice.
+/// sets), and models grown by bounded columns — RUX's working set of hinge
+/// rows gaining rows — with the dual simplex
+/// (`rc_lp::HighsSolver::dual_warm_columns`). Pass another solver to
+/// [`RuxParams::select_with`] to override the choice.
 pub fn default_rux_solver() -> Box<dyn LpSolver> {
     #[cfg(feature = "highs")]
     {
         Box::new(
             rc_lp::HighsSolver::new()
                 .with_algorithm(rc_lp::HighsAlgorithm::Auto)
-                .with_row_warm_start(true),
+                .with_row_warm_start(true)
+                .with_dual_warm_columns(true),
         )
     }
     #[cfg(not(feature = "highs"))]

@@ -45,7 +45,23 @@ fn dual_form(
 
 #[test]
 fn row_grown_models_are_solved_warm_to_the_cold_optimum() {
-    let (rows, cols) = (24, 60);
+    check_steps(&HighsSolver::new().with_row_warm_start(true), 24, 60);
+}
+
+#[test]
+fn boxed_column_growth_is_solved_warm_by_the_dual_simplex_to_the_cold_optimum() {
+    let warm = HighsSolver::new()
+        .with_row_warm_start(true)
+        .with_dual_warm_columns(true);
+    check_steps(&warm, 24, 60);
+    // Columns only, the growth the option changes.
+    check_steps(&HighsSolver::new().with_dual_warm_columns(true), 24, 60);
+}
+
+/// Solves the models of a fixed sequence of growth steps of a random dual
+/// form over `rows` × `cols` with `warm` and cold: the same optimum, and
+/// `warm`'s solution and duals satisfy the KKT conditions.
+fn check_steps(warm: &HighsSolver, rows: usize, cols: usize) {
     let mut g = Rng::new(11);
     let a: Vec<Vec<f64>> = (0..rows)
         .map(|_| {
@@ -60,7 +76,6 @@ fn row_grown_models_are_solved_warm_to_the_cold_optimum() {
         .collect();
     let c: Vec<f64> = (0..rows).map(|_| g.int(1, 6) as f64).collect();
     let u: Vec<f64> = (0..cols).map(|_| g.int(1, 4) as f64).collect();
-    let warm = HighsSolver::new().with_row_warm_start(true);
     let cold = HighsSolver::new().with_warm_start(false);
     // (rows, columns, columns with halved bounds): grows by rows only, by
     // columns only, by both, with bounds changed, then an unrelated change

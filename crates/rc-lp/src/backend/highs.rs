@@ -24,7 +24,9 @@
 //! whose old columns gained entries only in those rows, and may have new
 //! bounds) is warm-started too: the instance gets the new bounds, columns and
 //! rows, the new rows' slacks enter the basis, which stays dual feasible, and
-//! the dual simplex continues from it.
+//! the dual simplex continues from it. With [`HighsSolver::dual_warm_columns`]
+//! on, a model grown by bounded columns only is re-solved by the dual
+//! simplex too (a new column starts at the bound where it is dual feasible).
 
 use crate::driver;
 use crate::error::{catch_backend, Error};
@@ -68,6 +70,14 @@ pub struct HighsSolver {
     /// row per generated column (RUG). Off by default (only appended
     /// columns are warm-started); needs [`HighsSolver::warm_start`].
     pub grow_rows: bool,
+    /// Re-solve a model grown by *boxed* columns only (finite lower and
+    /// upper bounds) with the dual simplex instead of the primal: a new
+    /// column that would improve the objective starts at the bound where
+    /// it is dual feasible, so the old basis stays dual feasible. Suits a
+    /// dual-form master LP that gains bounded columns (RUX's working set of
+    /// hinge rows), where the primal simplex is slow. Off by default;
+    /// needs [`HighsSolver::warm_start`].
+    pub dual_warm_columns: bool,
     /// Let HiGHS presolve cold LP solves (its option `presolve` = `choose`,
     /// the default). Off runs the solver on the model as given, which can
     /// be faster on LPs that presolve barely reduces (on RUX's dual form for
@@ -85,6 +95,7 @@ impl Default for HighsSolver {
             lp_time_limit: None,
             algorithm: HighsAlgorithm::Choose,
             grow_rows: false,
+            dual_warm_columns: false,
             presolve: true,
         }
     }
@@ -163,6 +174,15 @@ fn growth(old: &Model, new: &Model, rows_too: bool) -> Option<Growth> {
         old_rows: m,
         old_vars: k,
         bounds,
+    })
+}
+
+/// Whether every variable from `first` on has finite lower and upper
+/// bounds.
+fn new_columns_boxed(model: &Model, first: usize) -> bool {
+    (first..model.num_vars()).all(|j| {
+        let (lo, up) = model.relaxed_bounds(j);
+        lo.is_finite() && up.is_finite()
     })
 }
 
@@ -272,6 +292,13 @@ impl HighsSolver {
     /// (see [`HighsSolver::grow_rows`]).
     pub fn with_row_warm_start(mut self, on: bool) -> Self {
         self.grow_rows = on;
+        self
+    }
+
+    /// Re-solves models grown by boxed columns with the dual simplex (see
+    /// [`HighsSolver::dual_warm_columns`]).
+    pub fn with_dual_warm_columns(mut self, on: bool) -> Self {
+        self.dual_warm_columns = on;
         self
     }
 
@@ -467,7 +494,9 @@ impl HighsSolver {
         let (mut highs, rows) = match grown {
             Some((w, g)) => {
                 warm_started = true;
-                dual_warm = g.old_rows < model.num_rows() || !g.bounds.is_empty();
+                dual_warm = g.old_rows < model.num_rows()
+                    || !g.bounds.is_empty()
+                    || (self.dual_warm_columns && new_columns_boxed(model, g.old_vars));
                 let (mut highs, mut rows) = (w.highs, w.rows);
                 apply_growth(&mut highs, &mut rows, model, &g)?;
                 (highs, rows)
