@@ -6,7 +6,10 @@
 //!
 //! HiGHS can stop without an answer: a run that returns `Error` (IPX, the
 //! interior point, fails this way on the 400 × 99,599 dual-form LP of
-//! `rux-rf` on 10⁵ twonorm rows), or a model status that is neither an
+//! `rux-rf` on 10⁵ twonorm rows: the conjugate residual solve of its
+//! starting point stops at its limit of m + 100 iterations, IPX's
+//! `cr_iter_limit`, a known weakness on LPs with far fewer rows than
+//! columns), or a model status that is neither an
 //! answer (optimal, infeasible, unbounded) nor the time limit the caller
 //! set (`Solve error`, `Reached iteration limit`, …). The solver then runs
 //! the next algorithm of [`HighsAlgorithm::retry_order`] on the same LP:
