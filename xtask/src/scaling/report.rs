@@ -10,7 +10,7 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use super::grid::{Axis, Generator, Point, N_P_GRID};
+use super::grid::{Axis, Generator, Point, N_P_GRID, RELATIONAL};
 use super::growth::{exponent, limit_size};
 use super::record::{Record, Status};
 use crate::error::{Error, Result};
@@ -177,7 +177,10 @@ pub fn markdown(learners: &[String], records: &[Record], cap_s: f64) -> String {
             g.largest_n
                 .map(|n| size_label(n as f64))
                 .unwrap_or_else(|| "–".into()),
-            opt(g.largest_heldout, 4),
+            match (g.largest_heldout, g.largest_n) {
+                (None, Some(_)) if l == RELATIONAL => "n/a".into(),
+                (a, _) => opt(a, 4),
+            },
             match (g.timeout, g.limit) {
                 (Some((n, _)), _) => format!("< {} (timed out there)", size_label(n as f64)),
                 (None, Some((n, which))) => format!("{} ({which})", size_label(n)),
@@ -485,6 +488,10 @@ mod tests {
         // the 10^4 point's held-out accuracy.
         assert!(
             md.contains("| rux-rf |") && md.contains("| 10^4 | 0.9700 |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| rfgb | – | – | – | – | – | 10^4 | n/a | – |"),
             "{md}"
         );
     }
