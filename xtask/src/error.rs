@@ -49,6 +49,17 @@ pub enum Error {
         /// Why it failed.
         message: String,
     },
+    /// A scaling fit stopped because its LP/MIP solver found no answer by
+    /// any algorithm it tried (rc-lp's `Error::SolveFailed` among the fit
+    /// error's sources).
+    #[error("{what}: {message}")]
+    SolverFailed {
+        /// What was being done ("fitting rux-rf on twonorm n=100000 p=20").
+        what: String,
+        /// The fit's error, naming the LP's size, the algorithms tried and
+        /// their statuses.
+        message: String,
+    },
 }
 
 impl Error {

@@ -53,6 +53,13 @@ fn smoke_then_resume_then_report() {
         assert!(r["threads"].as_u64().unwrap() >= 1);
     }
     assert_eq!(rs[1]["generator"], "uwcse-like");
+    // The tabular point is scored on n/4 held-out rows; the relational
+    // one has no held-out split.
+    assert_eq!(rs[0]["heldout_rows"], 75);
+    let accuracy = rs[0]["heldout_accuracy"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&accuracy), "{accuracy}");
+    assert!(rs[0]["rules"].as_u64().unwrap() >= 1);
+    assert!(rs[1]["heldout_accuracy"].is_null());
 
     // The same folder again without --resume is refused.
     let again = scaling(&[
@@ -96,6 +103,56 @@ fn smoke_then_resume_then_report() {
     );
     let svg = std::fs::read_to_string(dir.join("scaling.svg")).unwrap();
     assert!(svg.starts_with("<svg"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_old_results_file_without_heldout_scores_is_reported_and_resumed() {
+    let dir = out_dir("old");
+    std::fs::create_dir_all(&dir).unwrap();
+    let d = dir.to_str().unwrap();
+    // A record written before `cpu_s`, `rules` and `heldout_*` existed.
+    let old = r#"{"learner":"dt","generator":"twonorm","n":300,"p":20,"status":"ok","fit_s":0.01,"peak_mib":12.5,"data_mib":3.0,"threads":2,"load_start":1.5,"load_end":1.75,"cap_s":600.0,"note":null}"#;
+    std::fs::write(dir.join("results.jsonl"), format!("{old}\n")).unwrap();
+    let report = scaling(&[
+        "--smoke",
+        "--smoke-n",
+        "300",
+        "--learners",
+        "dt",
+        "--report-only",
+        "--out",
+        d,
+    ]);
+    assert!(
+        report.status.success(),
+        "{}",
+        String::from_utf8_lossy(&report.stderr)
+    );
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(
+        md.contains("| twonorm | 300 | 20 | 0.01 | – | 12 | 3 | – | – | ok |"),
+        "{md}"
+    );
+    // --resume keeps the old record and runs nothing more.
+    let resumed = scaling(&[
+        "--smoke",
+        "--smoke-n",
+        "300",
+        "--learners",
+        "dt",
+        "--resume",
+        "--out",
+        d,
+    ]);
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    let rs = records(&dir);
+    assert_eq!(rs.len(), 1);
+    assert!(rs[0]["heldout_accuracy"].is_null());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

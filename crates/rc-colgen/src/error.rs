@@ -41,6 +41,16 @@ pub enum Error {
         /// What the solver said.
         message: String,
     },
+    /// The LP layer failed on the master LP: rc-lp's error, kept as the
+    /// source (e.g. [`rc_lp::Error::SolveFailed`] when HiGHS found no answer
+    /// by any algorithm).
+    #[error("master LP in round {round}: {source}")]
+    LpSolve {
+        /// The round.
+        round: usize,
+        /// rc-lp's error.
+        source: rc_lp::Error,
+    },
     /// An error from rule selection (pool, vote).
     #[error(transparent)]
     Cover(#[from] rc_cover::Error),

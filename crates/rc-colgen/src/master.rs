@@ -68,7 +68,7 @@ impl CoverMaster {
         let lp_err = |message: String| Error::Lp { round, message };
         let sol = solver
             .solve_lp(&self.model)
-            .map_err(|e| lp_err(e.to_string()))?;
+            .map_err(|source| Error::LpSolve { round, source })?;
         if sol.status != LpStatus::Optimal {
             return Err(lp_err(format!("status {:?}", sol.status)));
         }

@@ -299,6 +299,7 @@ impl RugParams {
         let lp_err = |round: usize| {
             move |e: rc_cover::Error| match e {
                 rc_cover::Error::Solver(message) => Error::Lp { round, message },
+                rc_cover::Error::Lp(source) => Error::LpSolve { round, source },
                 other => Error::Cover(other),
             }
         };

@@ -82,9 +82,15 @@ pub enum Error {
     /// Fitting the base ensemble failed.
     #[error("base ensemble: {0}")]
     Ensemble(#[from] rc_tree::Error),
-    /// The LP/MIP solver failed or stopped without a usable solution.
+    /// The LP/MIP solver stopped without a usable solution (a status
+    /// other than optimal, or no incumbent).
     #[error("solver: {0}")]
     Solver(String),
+    /// The LP/MIP layer failed: rc-lp's error, kept as the source (e.g.
+    /// [`rc_lp::Error::SolveFailed`] when HiGHS found no answer by any
+    /// algorithm).
+    #[error("solver: {0}")]
+    Lp(#[source] rc_lp::Error),
 }
 
 /// Result alias of rc-cover.

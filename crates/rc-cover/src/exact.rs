@@ -92,9 +92,7 @@ pub fn exact_set_cover_with(
     let opts = MipOptions::default()
         .with_time_limit(time_limit)
         .with_initial_solution(start_values);
-    let sol = solver
-        .solve_mip(&model, &opts)
-        .map_err(|e| Error::Solver(e.to_string()))?;
+    let sol = solver.solve_mip(&model, &opts).map_err(Error::Lp)?;
     let start_cost: f64 = start.iter().map(|&j| costs[j]).sum();
     let found: Option<Vec<usize>> = sol.has_solution().then(|| {
         sol.values

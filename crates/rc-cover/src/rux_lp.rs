@@ -780,9 +780,7 @@ impl RuleLp {
 
     fn solve_once(&self, solver: &dyn LpSolver) -> Result<(Built, LpSolution)> {
         let built = self.build()?;
-        let sol = solver
-            .solve_lp(&built.model)
-            .map_err(|e| Error::Solver(e.to_string()))?;
+        let sol = solver.solve_lp(&built.model).map_err(Error::Lp)?;
         // The dual form's statuses are mirrored: (D) infeasible means (3)
         // unbounded (it is feasible: every row is covered), and vice versa.
         let status = match (self.form, sol.status) {
@@ -985,7 +983,7 @@ impl RuleLp {
 
     /// Builds the aggregated LP in the configured form.
     fn build(&self) -> Result<Built> {
-        let lp_err = |e: rc_lp::Error| Error::Solver(e.to_string());
+        let lp_err = Error::Lp;
         let agg = self.aggregate();
         let n_cov = agg.cov_size.len();
         let mut stamp_h = vec![usize::MAX; agg.n_hinge];

@@ -685,3 +685,39 @@ fn bad_input_gives_typed_errors() {
         Err(Error::Data(rulecover_core::Error::MissingColumn { .. }))
     ));
 }
+
+/// When HiGHS finds no answer by any algorithm (here: no iteration
+/// allowed), the error keeps rc-lp's typed error as its source and its
+/// message names the LP's size, the algorithms and their statuses, as the
+/// command line prints it.
+#[cfg(feature = "highs")]
+#[test]
+fn a_solver_failure_keeps_rc_lps_error_and_its_message() {
+    let data = twonorm(200, 4);
+    let (mut lp, _) = forest_lp(&data, 12, 3, 4);
+    let solver = rc_lp::HighsSolver::new()
+        .with_presolve(false)
+        .with_warm_start(false)
+        .with_iteration_limit(0);
+    let e = lp.solve(&solver).unwrap_err();
+    let text = e.to_string();
+    match &e {
+        Error::Lp(rc_lp::Error::SolveFailed {
+            rows,
+            cols,
+            attempts,
+            ..
+        }) => {
+            assert!(*rows > 0 && *cols > 0 && !attempts.is_empty());
+            assert!(text.contains(&format!("the LP of {rows} rows, {cols} columns")));
+        }
+        other => panic!("expected a typed solver failure, got {other:?}"),
+    }
+    assert!(
+        text.starts_with("solver: the highs backend found no answer to the LP")
+            && text.contains("(model status: Iteration limit reached)"),
+        "{text}"
+    );
+    let source = std::error::Error::source(&e).expect("rc-lp's error as the source");
+    assert!(source.downcast_ref::<rc_lp::Error>().is_some());
+}

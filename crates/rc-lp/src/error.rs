@@ -92,9 +92,68 @@ pub enum Error {
         /// Description of the failure.
         message: String,
     },
+    /// The backend stopped without an answer (optimal, infeasible,
+    /// unbounded or at the caller's time limit) on every algorithm it
+    /// tried; HiGHS retries with other algorithms first (see
+    /// `HighsAlgorithm::retry_order`, feature `highs`).
+    #[error(
+        "the {backend} backend found no answer to the {problem} of {rows} rows, {cols} columns \
+         and {nonzeros} nonzeros: {}. A smaller {problem} (fewer rows or columns) or another \
+         backend may solve it",
+        attempts_text(.attempts)
+    )]
+    SolveFailed {
+        /// Backend name.
+        backend: &'static str,
+        /// `LP` or `MIP`.
+        problem: &'static str,
+        /// Rows of the model.
+        rows: usize,
+        /// Columns (variables) of the model.
+        cols: usize,
+        /// Nonzero matrix entries of the model.
+        nonzeros: usize,
+        /// Each algorithm tried, in order, and how it stopped.
+        attempts: Vec<SolveAttempt>,
+    },
     /// Writing an exported model failed.
     #[error("I/O error while writing the model: {0}")]
     Io(#[from] std::io::Error),
+}
+
+/// One algorithm's run in [`Error::SolveFailed`] and how it stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolveAttempt {
+    /// The algorithm, e.g. `interior point with crossover` or `dual simplex
+    /// (warm start)`.
+    pub algorithm: String,
+    /// The backend's model status when the run returned (HiGHS's words,
+    /// e.g. `Solve error`, `Reached iteration limit`), or `None` when the
+    /// run itself returned `Error`: the `highs` crate then hands back no
+    /// instance to read a model status from.
+    pub model_status: Option<String>,
+}
+
+impl std::fmt::Display for SolveAttempt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.model_status {
+            Some(status) => write!(f, "{} (model status: {status})", self.algorithm),
+            None => write!(
+                f,
+                "{} (the run returned Error; no model status after an error)",
+                self.algorithm
+            ),
+        }
+    }
+}
+
+/// `tried A (…), then B (…)`.
+fn attempts_text(attempts: &[SolveAttempt]) -> String {
+    if attempts.is_empty() {
+        return "no algorithm was tried".to_string();
+    }
+    let list: Vec<String> = attempts.iter().map(ToString::to_string).collect();
+    format!("tried {}", list.join(", then "))
 }
 
 impl Error {
@@ -142,5 +201,34 @@ mod tests {
         let r: Result<(), Error> = catch_backend("cbc", || panic!("{}", String::from("owned")));
         assert!(matches!(r, Err(Error::BackendPanic { ref message, .. }) if message == "owned"));
         assert_eq!(catch_backend("cbc", || Ok(3)).unwrap(), 3);
+    }
+
+    #[test]
+    fn a_failed_solve_names_size_algorithms_and_statuses() {
+        let e = Error::SolveFailed {
+            backend: "highs",
+            problem: "LP",
+            rows: 400,
+            cols: 99_599,
+            nonzeros: 9_959_900,
+            attempts: vec![
+                SolveAttempt {
+                    algorithm: "interior point with crossover".into(),
+                    model_status: None,
+                },
+                SolveAttempt {
+                    algorithm: "dual simplex".into(),
+                    model_status: Some("Iteration limit reached".into()),
+                },
+            ],
+        };
+        assert_eq!(
+            e.to_string(),
+            "the highs backend found no answer to the LP of 400 rows, 99599 columns and \
+             9959900 nonzeros: tried interior point with crossover (the run returned Error; \
+             no model status after an error), then dual simplex (model status: Iteration \
+             limit reached). A smaller LP (fewer rows or columns) or another backend may \
+             solve it"
+        );
     }
 }

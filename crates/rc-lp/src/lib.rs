@@ -74,6 +74,10 @@
 //! [`MipOptions::time_limit`] between nodes, returning [`MipStatus::TimeLimit`] with
 //! the incumbent. CBC and HiGHS receive the time limit directly; `HighsSolver` also
 //! takes a time limit per LP solve ([`LpStatus::TimeLimit`]).
+//! When a HiGHS run stops without an answer (an error, or a status such as `Solve
+//! error`), `HighsSolver` solves the LP again by the next algorithm of
+//! `HighsAlgorithm::retry_order`; when every one fails the solve is
+//! [`Error::SolveFailed`], naming the LP's size and each algorithm's status.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -94,7 +98,7 @@ pub use backend::CbcSolver;
 pub use backend::MinilpSolver;
 #[cfg(feature = "highs")]
 pub use backend::{HighsAlgorithm, HighsSolver};
-pub use error::Error;
+pub use error::{Error, SolveAttempt};
 pub use export::{to_lp_string, to_mps_string, write_lp, write_mps};
 pub use model::{Cmp, Model, Row, RowId, Sense, Var, VarId, VarKind};
 pub use solution::{LpSolution, LpStatus, MipSolution, MipStatus};

@@ -1,6 +1,25 @@
 //! The generated data of the scaling grid: twonorm-like numeric tables of
 //! any width, one mixed numeric/categorical table, and the UW-CSE-like
 //! relational facts of [`rc_logic::synthetic`].
+//!
+//! # Held-out rows
+//!
+//! Each generator draws its rows one after another from one stream of its
+//! seed, so the table of `n` rows is the first `n` rows of any longer table
+//! of the same seed. A point of `n` training rows is scored on the next
+//! [`heldout_rows`]`(n)` = n/4 rows of that stream
+//! ([`super::grid::Generator::heldout`]): the
+//! training rows are the first 80 % of `n + n/4` rows and the held-out
+//! rows the last 20 %, and the training rows are exactly those of records
+//! written before held-out scores existed, draw for draw (so their fit
+//! times stay comparable). The held-out rows are generated after the fit,
+//! skipping the first `n` rows' draws without storing them: the fit's
+//! memory is that of the training rows alone, as before. (A separate seed
+//! for the held-out rows would do as well statistically; continuing the
+//! stream makes them literally the held-out part of one generated table.)
+//! The relational facts have no held-out split (see [`super::child`]).
+
+use std::ops::Range;
 
 use rulecover_core::rng::Rng;
 use rulecover_core::{Dataset, Feature, Target};
@@ -18,17 +37,30 @@ pub const MIXED_LEVELS: usize = 5;
 /// every width. At `p = 20` it is [`rulecover_core::generate::twonorm`],
 /// draw for draw.
 pub fn twonorm(n: usize, p: usize, seed: u64) -> Dataset {
+    twonorm_rows(0..n, p, seed)
+}
+
+/// The rows `rows` of the stream of [`twonorm`]`(_, p, seed)` (the rows
+/// before `rows.start` are drawn and dropped).
+pub fn twonorm_rows(rows: Range<usize>, p: usize, seed: u64) -> Dataset {
     let p = p.max(1);
     let a = 2.0 / (p as f64).sqrt();
     let mut rng = Rng::new(seed);
+    let n = rows.len();
     let mut columns: Vec<Vec<f64>> = (0..p).map(|_| Vec::with_capacity(n)).collect();
     let mut labels = Vec::with_capacity(n);
-    for _ in 0..n {
+    for i in 0..rows.end {
+        let keep = rows.contains(&i);
         let class = rng.below(2);
-        labels.push(class);
         let mean = if class == 0 { a } else { -a };
+        if keep {
+            labels.push(class);
+        }
         for col in columns.iter_mut() {
-            col.push(mean + rng.normal());
+            let x = mean + rng.normal();
+            if keep {
+                col.push(x);
+            }
         }
     }
     let features = (0..p).map(|j| Feature::numeric(format!("x{j}"))).collect();
@@ -42,19 +74,32 @@ pub fn twonorm(n: usize, p: usize, seed: u64) -> Dataset {
 /// class 0; `l3`, `l4` for class 1), and otherwise any of the five
 /// uniformly. Classes are drawn with probability ½.
 pub fn mixed(n: usize, seed: u64) -> Dataset {
+    mixed_rows(0..n, seed)
+}
+
+/// The rows `rows` of the stream of [`mixed`]`(_, seed)` (the rows before
+/// `rows.start` are drawn and dropped).
+pub fn mixed_rows(rows: Range<usize>, seed: u64) -> Dataset {
     let a = 2.0 / (MIXED_NUMERIC as f64).sqrt();
     let mut rng = Rng::new(seed);
+    let n = rows.len();
     let mut columns: Vec<Vec<f64>> = (0..MIXED_NUMERIC + MIXED_CATEGORICAL)
         .map(|_| Vec::with_capacity(n))
         .collect();
     let mut labels = Vec::with_capacity(n);
-    for _ in 0..n {
+    for i in 0..rows.end {
+        let keep = rows.contains(&i);
         let class = rng.below(2);
-        labels.push(class);
         let mean = if class == 0 { a } else { -a };
+        if keep {
+            labels.push(class);
+        }
         let (numeric, categorical) = columns.split_at_mut(MIXED_NUMERIC);
         for col in numeric {
-            col.push(mean + rng.normal());
+            let x = mean + rng.normal();
+            if keep {
+                col.push(x);
+            }
         }
         for col in categorical {
             let level = if rng.next_f64() < 0.3 {
@@ -62,7 +107,9 @@ pub fn mixed(n: usize, seed: u64) -> Dataset {
             } else {
                 rng.below(MIXED_LEVELS)
             };
-            col.push(level as f64);
+            if keep {
+                col.push(level as f64);
+            }
         }
     }
     let levels: Vec<String> = (0..MIXED_LEVELS).map(|l| format!("l{l}")).collect();
@@ -73,6 +120,12 @@ pub fn mixed(n: usize, seed: u64) -> Dataset {
         )
         .collect();
     table("mixed", features, columns, labels)
+}
+
+/// The held-out rows of a point of `n` training rows: a quarter of them,
+/// so that they are 20 % of the `n + n/4` rows generated.
+pub fn heldout_rows(n: usize) -> usize {
+    n / 4
 }
 
 /// Builds a two-class table; the generators above always produce

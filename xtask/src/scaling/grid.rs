@@ -3,7 +3,10 @@
 
 use std::fmt;
 
+use rulecover_core::Dataset;
 use serde::{Deserialize, Serialize};
+
+use super::data;
 
 /// The row counts of the n-grid (at [`P_BASE`] features), and the fact
 /// counts of the relational grid.
@@ -59,6 +62,29 @@ pub enum Generator {
 }
 
 impl Generator {
+    /// The training table of a tabular point of `n` rows (`p` features for
+    /// twonorm): the first `n` rows of the generator's stream; `None` for
+    /// the relational generator.
+    pub fn training(self, n: usize, p: usize, seed: u64) -> Option<Dataset> {
+        match self {
+            Generator::Twonorm => Some(data::twonorm(n, p, seed)),
+            Generator::Mixed => Some(data::mixed(n, seed)),
+            Generator::UwcseLike => None,
+        }
+    }
+
+    /// The held-out table of a tabular point of `n` training rows: the
+    /// [`data::heldout_rows`]`(n)` rows after them in the same stream (see
+    /// [`super::data`]); `None` for the relational generator.
+    pub fn heldout(self, n: usize, p: usize, seed: u64) -> Option<Dataset> {
+        let rows = n..n + data::heldout_rows(n);
+        match self {
+            Generator::Twonorm => Some(data::twonorm_rows(rows, p, seed)),
+            Generator::Mixed => Some(data::mixed_rows(rows, seed)),
+            Generator::UwcseLike => None,
+        }
+    }
+
     /// The name used in records, tables and on the command line.
     pub fn name(self) -> &'static str {
         match self {
@@ -217,11 +243,31 @@ pub fn plan(opts: &GridOptions) -> Vec<Point> {
 
 /// The width recorded for the mixed table (numeric plus categorical
 /// columns).
-pub const MIXED_P: usize = super::data::MIXED_NUMERIC + super::data::MIXED_CATEGORICAL;
+pub const MIXED_P: usize = data::MIXED_NUMERIC + data::MIXED_CATEGORICAL;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_heldout_rows_follow_the_training_rows_in_one_stream() {
+        let (n, p, seed) = (400, 7, 11);
+        for g in [Generator::Twonorm, Generator::Mixed] {
+            let train = g.training(n, p, seed).unwrap();
+            let heldout = g.heldout(n, p, seed).unwrap();
+            let whole = g.training(n + heldout.n_rows(), p, seed).unwrap();
+            // 20 % of the rows generated.
+            assert_eq!(heldout.n_rows() * 5, whole.n_rows());
+            let labels = whole.labels().unwrap();
+            assert_eq!(train.labels().unwrap(), labels[..n]);
+            assert_eq!(heldout.labels().unwrap(), labels[n..]);
+            for j in 0..whole.n_features() {
+                assert_eq!(train.column(j), &whole.column(j)[..n], "{g} x{j}");
+                assert_eq!(heldout.column(j), &whole.column(j)[n..], "{g} x{j}");
+            }
+        }
+        assert!(Generator::UwcseLike.heldout(100, 5, 1).is_none());
+    }
 
     fn opts(learners: &[&str]) -> GridOptions {
         GridOptions {

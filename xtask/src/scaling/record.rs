@@ -27,6 +27,11 @@ pub enum Status {
     Skipped,
     /// The fit (or the data) failed: [`Record::note`] holds the error.
     Failed,
+    /// The fit stopped because its LP/MIP solver found no answer by any
+    /// algorithm it tried: [`Record::note`] holds the error, which names
+    /// the LP's size, the algorithms and their statuses.
+    #[serde(rename = "solver-failed")]
+    SolverFailed,
 }
 
 impl Status {
@@ -37,6 +42,7 @@ impl Status {
             Status::Timeout => "timeout",
             Status::Skipped => "skipped",
             Status::Failed => "failed",
+            Status::SolverFailed => "solver-failed",
         }
     }
 }
@@ -71,6 +77,20 @@ pub struct Record {
     pub cap_s: f64,
     /// Why it was skipped, or the error of a failure.
     pub note: Option<String>,
+    /// The fitted model's rules (`None` for a model without rules, a point
+    /// that did not finish, and records written before this field existed).
+    #[serde(default)]
+    pub rules: Option<usize>,
+    /// The fitted model's accuracy on the point's held-out rows
+    /// ([`super::grid::Generator::heldout`]), scored outside the timed fit; `None` for
+    /// a relational point, a point that did not finish, and records
+    /// written before this field existed.
+    #[serde(default)]
+    pub heldout_accuracy: Option<f64>,
+    /// The held-out rows scored (a quarter of the training rows: 20 % of
+    /// the rows generated).
+    #[serde(default)]
+    pub heldout_rows: Option<usize>,
 }
 
 impl Record {
@@ -88,6 +108,9 @@ impl Record {
             load_end: None,
             cap_s,
             note: Some(note),
+            rules: None,
+            heldout_accuracy: None,
+            heldout_rows: None,
         }
     }
 }
@@ -168,6 +191,9 @@ mod tests {
             load_end: Some(1.75),
             cap_s: 600.0,
             note: None,
+            rules: Some(12),
+            heldout_accuracy: Some(0.95),
+            heldout_rows: Some(n / 4),
         }
     }
 
@@ -189,6 +215,31 @@ mod tests {
         assert!(
             line.contains("\"generator\":\"twonorm\"") && line.contains("\"status\":\"timeout\"")
         );
+    }
+
+    #[test]
+    fn a_record_written_before_the_heldout_fields_still_parses() {
+        // A line of a results.jsonl written before `rules`, `heldout_*`
+        // (and `cpu_s`) existed.
+        let old = r#"{"learner":"rf","generator":"twonorm","n":10000,"p":20,"status":"ok","fit_s":1.25,"peak_mib":12.5,"data_mib":3.0,"threads":2,"load_start":1.5,"load_end":1.75,"cap_s":600.0,"note":null}"#;
+        let got = parse(&format!("{old}\n"), "r.jsonl").unwrap();
+        assert_eq!(got.len(), 1);
+        let r = &got[0];
+        assert_eq!(
+            (r.status, r.fit_s, r.point.n),
+            (Status::Ok, Some(1.25), 10_000)
+        );
+        assert_eq!(
+            (r.rules, r.heldout_accuracy, r.heldout_rows),
+            (None, None, None)
+        );
+        assert_eq!(r.cpu_s, None);
+        // A solver failure is its own status in the file.
+        let mut f = rec(100_000, Status::SolverFailed, None);
+        f.note = Some("fitting rux-rf: … found no answer …".into());
+        let line = serde_json::to_string(&f).unwrap();
+        assert!(line.contains("\"status\":\"solver-failed\""), "{line}");
+        assert_eq!(parse(&line, "r.jsonl").unwrap(), vec![f]);
     }
 
     #[test]

@@ -1,12 +1,16 @@
 //! The report of a run: a Markdown table per learner with its growth
-//! exponents, a summary table, and an SVG of the curves (log–log).
+//! exponents, a summary table, and an SVG of the curves (log–log). Beside
+//! the times, each finished tabular point shows its model's rules and its
+//! accuracy on the point's held-out rows ([`super::grid::Generator::heldout`]), so
+//! quality is tracked with time; relational points have no held-out split
+//! (`n/a`, see [`super::child`]).
 
 use std::fmt::Write as _;
 use std::path::Path;
 
 use plotters::prelude::*;
 
-use super::grid::{Axis, Generator, Point, N_P_GRID};
+use super::grid::{Axis, Generator, Point, N_P_GRID, RELATIONAL};
 use super::growth::{exponent, limit_size};
 use super::record::{Record, Status};
 use crate::error::{Error, Result};
@@ -34,6 +38,9 @@ pub struct Growth {
     pub cpu_p: Option<f64>,
     /// The largest row (fact) count that finished.
     pub largest_n: Option<usize>,
+    /// The held-out accuracy of the point of [`Growth::largest_n`] (`None`
+    /// for a relational learner or a record without one).
+    pub largest_heldout: Option<f64>,
     /// The rows (facts) extrapolated to reach the cap or the memory budget
     /// first, and which: from the largest finished point's wall seconds,
     /// growing with the CPU-time exponent where there is one (the wall
@@ -77,6 +84,7 @@ pub fn growth(learner: &str, records: &[Record], cap_s: f64) -> Growth {
     let cpu_p = exponent(&pairs(&|r| r.cpu_s, &|p| p.p, &p_series));
     let last = n_series.iter().max_by_key(|r| r.point.n);
     let largest_n = last.map(|r| r.point.n);
+    let largest_heldout = last.and_then(|r| r.heldout_accuracy);
     let limit = last.and_then(|r| {
         let (t, m) = (r.fit_s?, r.peak_mib?);
         limit_size(
@@ -108,7 +116,19 @@ pub fn growth(learner: &str, records: &[Record], cap_s: f64) -> Growth {
         cpu_n,
         cpu_p,
         largest_n,
+        largest_heldout,
         limit,
+    }
+}
+
+/// A held-out accuracy cell: the accuracy, `n/a` for a relational point
+/// (no held-out split), `–` when there is none (a point that did not
+/// finish, or a record written before held-out scores existed).
+fn heldout_cell(r: &Record) -> String {
+    match (r.heldout_accuracy, r.point.generator) {
+        (Some(a), _) => format!("{a:.4}"),
+        (None, Generator::UwcseLike) if r.status == Status::Ok => "n/a".into(),
+        (None, _) => "–".into(),
     }
 }
 
@@ -138,14 +158,14 @@ pub fn markdown(learners: &[String], records: &[Record], cap_s: f64) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "| learner | time exponent in n | CPU-time exponent in n | memory exponent in n | time exponent in p | CPU-time exponent in p | largest n finished | n reaching {cap_s:.0} s or 24 GiB (extrapolated) |"
+        "| learner | time exponent in n | CPU-time exponent in n | memory exponent in n | time exponent in p | CPU-time exponent in p | largest n finished | held-out accuracy there | n reaching {cap_s:.0} s or 24 GiB (extrapolated) |"
     );
-    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for l in learners {
         let g = growth(l, records, cap_s);
         let _ = writeln!(
             s,
-            "| {l} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {l} | {} | {} | {} | {} | {} | {} | {} | {} |",
             match (g.time_n, g.timeout) {
                 (None, Some((_, Some(b)))) => format!("≥ {b:.2} (from the timeout)"),
                 (b, _) => opt(b, 2),
@@ -157,6 +177,10 @@ pub fn markdown(learners: &[String], records: &[Record], cap_s: f64) -> String {
             g.largest_n
                 .map(|n| size_label(n as f64))
                 .unwrap_or_else(|| "–".into()),
+            match (g.largest_heldout, g.largest_n) {
+                (None, Some(_)) if l == RELATIONAL => "n/a".into(),
+                (a, _) => opt(a, 4),
+            },
             match (g.timeout, g.limit) {
                 (Some((n, _)), _) => format!("< {} (timed out there)", size_label(n as f64)),
                 (None, Some((n, which))) => format!("{} ({which})", size_label(n)),
@@ -164,6 +188,14 @@ pub fn markdown(learners: &[String], records: &[Record], cap_s: f64) -> String {
             },
         );
     }
+    let _ = writeln!(
+        s,
+        "\nHeld-out accuracy: the fitted model scored, outside the timed fit, on n/4 further rows of the \
+         point's generated stream (20 % of the rows generated; the n training rows are unchanged). \
+         Relational points have no held-out split (n/a). A `solver-failed` point stopped because its \
+         LP/MIP solver found no answer by any algorithm it tried; its note names the LP's size, the \
+         algorithms and their statuses."
+    );
     for l in learners {
         let mut rows: Vec<&Record> = records.iter().filter(|r| &r.point.learner == l).collect();
         if rows.is_empty() {
@@ -180,9 +212,9 @@ pub fn markdown(learners: &[String], records: &[Record], cap_s: f64) -> String {
         let _ = writeln!(s, "\n#### {l}\n");
         let _ = writeln!(
             s,
-            "| data | n | p | fit s | CPU s | peak MiB | data MiB | status | load (start–end) |"
+            "| data | n | p | fit s | CPU s | peak MiB | data MiB | rules | held-out accuracy | status | load (start–end) |"
         );
-        let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---|---|");
+        let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|");
         for r in rows {
             let status = match &r.note {
                 Some(note) if r.status != Status::Ok => format!("{}: {note}", r.status.name()),
@@ -198,13 +230,15 @@ pub fn markdown(learners: &[String], records: &[Record], cap_s: f64) -> String {
             };
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {fit} | {} | {} | {} | {} | {load} |",
+                "| {} | {} | {} | {fit} | {} | {} | {} | {} | {} | {} | {load} |",
                 r.point.generator,
                 size_label(r.point.n as f64),
                 r.point.p,
                 opt(r.cpu_s, 2),
                 opt(r.peak_mib, 0),
                 opt(r.data_mib, 0),
+                r.rules.map_or_else(|| "–".into(), |k| k.to_string()),
+                heldout_cell(r),
                 status.replace('|', "/"),
             );
         }
@@ -368,6 +402,9 @@ mod tests {
         r.cpu_s = Some(1.5 * fit_s);
         r.peak_mib = Some(mib);
         r.note = None;
+        r.rules = Some(40);
+        r.heldout_accuracy = Some(0.97);
+        r.heldout_rows = Some(n / 4);
         r
     }
 
@@ -403,13 +440,58 @@ mod tests {
     fn the_markdown_has_a_summary_and_a_table_per_learner() {
         let md = markdown(&["rug".into(), "dt".into()], &sample(), 600.0);
         assert!(
-            md.contains("| rug | 2.00 | 2.00 | 1.00 | 1.00 | 1.00 | 10^5 | 2.4·10^5 (time) |"),
+            md.contains(
+                "| rug | 2.00 | 2.00 | 1.00 | 1.00 | 1.00 | 10^5 | 0.9700 | 2.4·10^5 (time) |"
+            ),
             "{md}"
         );
-        assert!(md.contains("| dt | – | – | – | – | – | – | – |"));
+        assert!(md.contains("| dt | – | – | – | – | – | – | – | – |"));
         assert!(md.contains("#### rug") && !md.contains("#### dt"));
         assert!(
-            md.contains("| twonorm | 3·10^5 | 20 | – | – | – | – | skipped: predicted 900 s | – |"),
+            md.contains(
+                "| twonorm | 3·10^5 | 20 | – | – | – | – | – | – | skipped: predicted 900 s | – |"
+            ),
+            "{md}"
+        );
+        assert!(
+            md.contains("| twonorm | 10^4 | 20 | 1.00 | 1.50 | 100 | – | 40 | 0.9700 | ok | – |"),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn solver_failures_and_relational_points_have_their_own_cells() {
+        let mut failed = rec("rux-rf", 100_000, 20, 0.0, 0.0);
+        failed.status = Status::SolverFailed;
+        failed.fit_s = None;
+        failed.cpu_s = None;
+        failed.peak_mib = None;
+        (failed.rules, failed.heldout_accuracy, failed.heldout_rows) = (None, None, None);
+        failed.note = Some("exit status: 1: the highs backend found no answer".into());
+        let mut relational = rec("rfgb", 10_000, 5, 2.0, 50.0);
+        relational.point.generator = Generator::UwcseLike;
+        (relational.heldout_accuracy, relational.heldout_rows) = (None, None);
+        relational.rules = Some(30);
+        let rs = vec![rec("rux-rf", 10_000, 20, 3.0, 80.0), failed, relational];
+        let md = markdown(&["rux-rf".into(), "rfgb".into()], &rs, 600.0);
+        assert!(
+            md.contains(
+                "| twonorm | 10^5 | 20 | – | – | – | – | – | – | solver-failed: exit status: 1: the highs backend found no answer | – |"
+            ),
+            "{md}"
+        );
+        assert!(
+            md.contains("| uwcse-like | 10^4 | 5 | 2.00 | 3.00 | 50 | – | 30 | n/a | ok | – |"),
+            "{md}"
+        );
+        // The failed point is not the largest finished; the summary keeps
+        // the 10^4 point's held-out accuracy.
+        assert!(
+            md.contains("| rux-rf |") && md.contains("| 10^4 | 0.9700 |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| rfgb | – | – | – | – | – | 10^4 | n/a | – |"),
             "{md}"
         );
     }
@@ -428,7 +510,7 @@ mod tests {
         let md = markdown(&["rcboost".into()], &rs, 600.0);
         assert!(
             md.contains(
-                "| rcboost | ≥ 1.00 (from the timeout) | – | – | – | – | 10^4 | < 10^5 (timed out there) |"
+                "| rcboost | ≥ 1.00 (from the timeout) | – | – | – | – | 10^4 | 0.9700 | < 10^5 (timed out there) |"
             ),
             "{md}"
         );

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use rc_benches::process::{load_average, peak_mib};
 
-use super::child::{Measured, DONE, READY};
+use super::child::{Measured, DONE, READY, SOLVER_FAILED};
 use super::grid::Point;
 use super::growth::{decide, Decision};
 use super::record::{self, Record, Status, RESULTS};
@@ -33,6 +33,8 @@ pub struct RunOptions {
 enum Event {
     Ready(Option<f64>),
     Done(Measured),
+    /// The fit failed because its solver found no answer: the error.
+    SolverFailed(String),
     Closed,
 }
 
@@ -129,6 +131,10 @@ fn run_one(exe: &Path, point: &Point, opts: &RunOptions) -> Result<Record> {
                 outcome = Ok(m);
                 break;
             }
+            Ok(Event::SolverFailed(message)) => {
+                outcome = Err((Status::SolverFailed, message));
+                break;
+            }
             Ok(Event::Closed) | Err(mpsc::RecvTimeoutError::Disconnected) => break,
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 let what = if data_mib.is_some() {
@@ -164,6 +170,13 @@ fn run_one(exe: &Path, point: &Point, opts: &RunOptions) -> Result<Record> {
             record.data_mib = m.data_mib.or(data_mib);
             record.threads = Some(m.threads);
             record.note = None;
+            record.rules = m.rules;
+            record.heldout_accuracy = m.heldout_accuracy;
+            record.heldout_rows = m.heldout_rows;
+        }
+        Err((Status::SolverFailed, message)) => {
+            record.status = Status::SolverFailed;
+            record.note = Some(format!("{exit}: {message}"));
         }
         Err((Status::Timeout, note)) => {
             record.status = Status::Timeout;
@@ -188,6 +201,8 @@ fn watch_stdout(child: &mut Child) -> mpsc::Receiver<Event> {
             for line in BufReader::new(stdout).lines().map_while(Result::ok) {
                 let event = if let Some(rest) = line.strip_prefix(READY) {
                     Event::Ready(rest.trim().parse().ok().filter(|v: &f64| v.is_finite()))
+                } else if let Some(rest) = line.strip_prefix(SOLVER_FAILED) {
+                    Event::SolverFailed(rest.trim().to_string())
                 } else if let Some(rest) = line.strip_prefix(DONE) {
                     match serde_json::from_str(rest) {
                         Ok(m) => Event::Done(m),

@@ -27,15 +27,26 @@
 //! the dual simplex continues from it. With [`HighsSolver::dual_warm_columns`]
 //! on, a model grown by bounded columns only is re-solved by the dual
 //! simplex too (a new column starts at the bound where it is dual feasible).
+//!
+//! # Failures and retries
+//!
+//! When a run stops without an answer (it returns `Error`, or its model
+//! status is neither optimal, infeasible, unbounded nor the time limit),
+//! the LP is solved again, cold, by the next algorithm of
+//! [`HighsAlgorithm::retry_order`] (a failed warm re-solve first retries
+//! the configured algorithm cold); the time limit bounds all runs of one
+//! solve together. When every algorithm fails the solve is
+//! [`Error::SolveFailed`] with the LP's size and each run's algorithm and
+//! status. [`HighsSolver::retry`] switches the retries off.
 
 use crate::driver;
-use crate::error::{catch_backend, Error};
+use crate::error::{catch_backend, Error, SolveAttempt};
 use crate::model::{Model, VarKind};
 use crate::solution::{LpSolution, LpStatus, MipSolution, MipStatus, RawLp};
 use crate::solver::{DualMethod, LpOptions, LpSolver, MipOptions, MipSolver};
 use highs::{ColProblem, HighsModelStatus, Row, Sense as HighsSense};
 use std::cell::RefCell;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 pub use super::highs_algorithm::HighsAlgorithm;
 
@@ -84,6 +95,15 @@ pub struct HighsSolver {
     /// magic: 3.8–4.2 s instead of 5.0 s; docs/PERFORMANCE.md). Warm
     /// re-solves never presolve.
     pub presolve: bool,
+    /// The most iterations each algorithm may run in one LP solve (HiGHS's
+    /// `simplex_iteration_limit` and `ipm_iteration_limit`). An algorithm
+    /// that reaches it has failed and the next of the retry order runs
+    /// (module documentation). `None` (the default) means no limit.
+    pub iteration_limit: Option<u64>,
+    /// Retry an LP solve that stops without an answer with the next
+    /// algorithm of [`HighsAlgorithm::retry_order`] (on by default); off,
+    /// the first failure is [`Error::SolveFailed`].
+    pub retry: bool,
 }
 
 impl Default for HighsSolver {
@@ -97,6 +117,8 @@ impl Default for HighsSolver {
             grow_rows: false,
             dual_warm_columns: false,
             presolve: true,
+            iteration_limit: None,
+            retry: true,
         }
     }
 }
@@ -122,6 +144,92 @@ fn backend_error(message: String) -> Error {
         backend: "highs",
         message,
     }
+}
+
+/// The outcome of an LP relaxation's solve: its status and, when optimal,
+/// the solved instance with its row handles.
+struct Relaxation {
+    status: LpStatus,
+    optimum: Option<(highs::SolvedModel, Vec<Row>)>,
+}
+
+impl Relaxation {
+    /// A solve that ended with `status` and no optimum.
+    fn status(status: LpStatus) -> Relaxation {
+        Relaxation {
+            status,
+            optimum: None,
+        }
+    }
+}
+
+/// Whether a run that ended with `status` answered: optimal, infeasible,
+/// unbounded (or one of the two), or stopped by the caller's time limit.
+/// Any other status (`Solve error`, `Iteration limit reached`, …) is a
+/// failure of the algorithm that ran.
+fn answered(status: HighsModelStatus) -> bool {
+    matches!(
+        status,
+        HighsModelStatus::Optimal
+            | HighsModelStatus::Infeasible
+            | HighsModelStatus::Unbounded
+            | HighsModelStatus::UnboundedOrInfeasible
+            | HighsModelStatus::ReachedTimeLimit
+    )
+}
+
+/// Runs `highs` (set up for `algorithm`): the solved instance when the run
+/// answered ([`answered`]), else the attempt with how it stopped.
+fn run(highs: highs::Model, algorithm: &str) -> Result<highs::SolvedModel, SolveAttempt> {
+    let attempt = |model_status| SolveAttempt {
+        algorithm: algorithm.to_string(),
+        model_status,
+    };
+    match highs.try_solve() {
+        Ok(solved) if answered(solved.status()) => Ok(solved),
+        Ok(solved) => Err(attempt(Some(model_status_name(solved.status())))),
+        Err(_) => Err(attempt(None)),
+    }
+}
+
+/// The error of a solve of `model` (an `LP` or a `MIP`) whose every
+/// attempt failed.
+fn solve_failed(model: &Model, problem: &'static str, attempts: Vec<SolveAttempt>) -> Error {
+    Error::SolveFailed {
+        backend: "highs",
+        problem,
+        rows: model.num_rows(),
+        cols: model.num_vars(),
+        nonzeros: model.num_nonzeros(),
+        attempts,
+    }
+}
+
+/// HiGHS's own words for a model status (its `modelStatusToString`).
+fn model_status_name(status: HighsModelStatus) -> String {
+    let name = match status {
+        HighsModelStatus::NotSet => "Not Set",
+        HighsModelStatus::LoadError => "Load error",
+        HighsModelStatus::ModelError => "Model error",
+        HighsModelStatus::PresolveError => "Presolve error",
+        HighsModelStatus::SolveError => "Solve error",
+        HighsModelStatus::PostsolveError => "Postsolve error",
+        HighsModelStatus::ModelEmpty => "Empty",
+        HighsModelStatus::ReachedMemoryLimit => "Memory limit reached",
+        HighsModelStatus::Optimal => "Optimal",
+        HighsModelStatus::Infeasible => "Infeasible",
+        HighsModelStatus::UnboundedOrInfeasible => "Primal infeasible or unbounded",
+        HighsModelStatus::Unbounded => "Unbounded",
+        HighsModelStatus::ObjectiveBound => "Bound on objective reached",
+        HighsModelStatus::ObjectiveTarget => "Target for objective reached",
+        HighsModelStatus::ReachedTimeLimit => "Time limit reached",
+        HighsModelStatus::ReachedIterationLimit => "Iteration limit reached",
+        HighsModelStatus::ReachedSolutionLimit => "Solution limit reached",
+        HighsModelStatus::ReachedInterrupt => "Interrupted",
+        HighsModelStatus::Unknown => "Unknown",
+        other => return format!("{other:?}"),
+    };
+    name.to_string()
 }
 
 /// How a model grew from the last one solved on the thread.
@@ -188,6 +296,16 @@ fn new_columns_boxed(model: &Model, first: usize) -> bool {
 
 /// Sets string-valued HiGHS options.
 fn set_options(highs: &mut highs::Model, options: &[(&str, &str)]) -> Result<(), Error> {
+    for &(name, value) in options {
+        highs
+            .try_set_option(name, value)
+            .map_err(|_| backend_error(format!("could not set {name} = {value}")))?;
+    }
+    Ok(())
+}
+
+/// Sets boolean HiGHS options.
+fn set_bool_options(highs: &mut highs::Model, options: &[(&str, bool)]) -> Result<(), Error> {
     for &(name, value) in options {
         highs
             .try_set_option(name, value)
@@ -340,12 +458,29 @@ impl HighsSolver {
         })
     }
 
-    /// Sets the options of a cold LP solve of `model`: presolve, the
-    /// algorithm ([`HighsAlgorithm::Auto`] resolved from the model's shape)
-    /// and the simplex strategy.
-    fn set_cold_options(&self, highs: &mut highs::Model, model: &Model) -> Result<(), Error> {
+    /// Returns this solver with at most `limit` iterations per algorithm
+    /// and LP solve (see [`HighsSolver::iteration_limit`]).
+    pub fn with_iteration_limit(mut self, limit: u64) -> Self {
+        self.iteration_limit = Some(limit);
+        self
+    }
+
+    /// Returns this solver with retries by other algorithms switched on or
+    /// off (see [`HighsSolver::retry`]).
+    pub fn with_retry(mut self, on: bool) -> Self {
+        self.retry = on;
+        self
+    }
+
+    /// Sets the options of a cold LP solve by `algorithm` (resolved, not
+    /// [`HighsAlgorithm::Auto`]): presolve, the solver and the simplex
+    /// strategy.
+    fn set_cold_options(
+        &self,
+        highs: &mut highs::Model,
+        algorithm: HighsAlgorithm,
+    ) -> Result<(), Error> {
         let presolve = if self.presolve { "choose" } else { "off" };
-        let algorithm = self.algorithm.resolve(model);
         let (solver, crossover, strategy) = match algorithm {
             HighsAlgorithm::InteriorPoint => ("ipm", "on", 0),
             HighsAlgorithm::InteriorPointNoCrossover => ("ipm", "off", 0),
@@ -409,8 +544,12 @@ impl HighsSolver {
         let mut highs = problem
             .try_optimise(sense)
             .map_err(|s| backend_error(format!("HiGHS rejected the model: {s:?}")))?;
-        if !self.log {
-            highs.make_quiet();
+        // The `highs` crate makes every new instance quiet.
+        if self.log {
+            set_bool_options(
+                &mut highs,
+                &[("output_flag", true), ("log_to_console", true)],
+            )?;
         }
         Ok((highs, rows))
     }
@@ -422,16 +561,33 @@ impl HighsSolver {
             .map_err(|_| backend_error("could not set time_limit".to_string()))
     }
 
+    /// Sets the iteration limits of the simplex and the interior point
+    /// ([`HighsSolver::iteration_limit`]).
+    fn set_iteration_limit(&self, highs: &mut highs::Model) -> Result<(), Error> {
+        let limit = self
+            .iteration_limit
+            .map_or(i32::MAX, |n| i32::try_from(n).unwrap_or(i32::MAX));
+        for name in ["simplex_iteration_limit", "ipm_iteration_limit"] {
+            highs
+                .try_set_option(name, limit)
+                .map_err(|_| backend_error(format!("could not set {name} = {limit}")))?;
+        }
+        Ok(())
+    }
+
     /// Decides an "unbounded or infeasible" answer by solving the feasibility
     /// problem (zero objective).
     fn unbounded_or_infeasible(&self, model: &Model, integral: bool) -> Result<bool, Error> {
         let (highs, _) = self.load(model, integral, true)?;
-        let solved = highs
-            .try_solve()
-            .map_err(|s| backend_error(format!("feasibility solve failed: {s:?}")))?;
-        Ok(solved.status() == HighsModelStatus::Optimal)
+        let problem = if integral { "MIP" } else { "LP" };
+        let algorithm = "HiGHS's choice on the feasibility problem (zero objective)";
+        match run(highs, algorithm) {
+            Ok(solved) => Ok(solved.status() == HighsModelStatus::Optimal),
+            Err(attempt) => Err(solve_failed(model, problem, vec![attempt])),
+        }
     }
 
+    /// The LP status of an answered run (see [`answered`]).
     fn lp_status(&self, model: &Model, status: HighsModelStatus) -> Result<LpStatus, Error> {
         Ok(match status {
             HighsModelStatus::Optimal => LpStatus::Optimal,
@@ -449,25 +605,123 @@ impl HighsSolver {
         })
     }
 
+    /// The warm-start instance of this thread with `model` applied, when
+    /// `model` grew from the model it solved: the instance, its row
+    /// handles, and whether the dual simplex (rows appended or bounds
+    /// changed: the old basis stays dual feasible, not primal) or the
+    /// primal simplex (only columns appended) continues from its basis.
+    fn warm_instance(
+        &self,
+        model: &Model,
+    ) -> Result<Option<(highs::Model, Vec<Row>, bool)>, Error> {
+        if !self.warm_start {
+            return Ok(None);
+        }
+        let Some(w) = WARM.with(|w| w.borrow_mut().take()) else {
+            return Ok(None);
+        };
+        let Some(g) = (w.log == self.log)
+            .then(|| growth(&w.snapshot, model, self.grow_rows))
+            .flatten()
+        else {
+            return Ok(None);
+        };
+        let dual = g.old_rows < model.num_rows()
+            || !g.bounds.is_empty()
+            || (self.dual_warm_columns && new_columns_boxed(model, g.old_vars));
+        let (mut highs, mut rows) = (w.highs, w.rows);
+        apply_growth(&mut highs, &mut rows, model, &g)?;
+        // Presolve would discard the previous optimal basis; a warm re-solve
+        // runs the simplex from it directly. The kept instance may carry a
+        // cold solve's interior-point setting.
+        set_options(
+            &mut highs,
+            &[
+                ("presolve", "off"),
+                ("solver", "simplex"),
+                ("run_crossover", "on"),
+            ],
+        )?;
+        set_simplex_strategy(&mut highs, if dual { 1 } else { 4 })?;
+        Ok(Some((highs, rows, dual)))
+    }
+
+    /// Solves the LP relaxation of `model`: warm-started when `warm` and
+    /// the thread's instance allows it, else cold by each algorithm of the
+    /// retry order in turn until one answers (module documentation).
+    /// Returns the status, and with an optimum the solved instance and its
+    /// row handles.
+    fn solve_relaxation(&self, model: &Model, warm: bool) -> Result<Relaxation, Error> {
+        let deadline = self.lp_time_limit.map(|t| Instant::now() + t);
+        let left = || deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        let mut attempts = Vec::new();
+        let warm = if warm {
+            self.warm_instance(model)?
+        } else {
+            None
+        };
+        if let Some((mut highs, rows, dual)) = warm {
+            Self::set_time_limit(&mut highs, left())?;
+            self.set_iteration_limit(&mut highs)?;
+            let name = if dual {
+                "dual simplex (warm start)"
+            } else {
+                "primal simplex (warm start)"
+            };
+            match run(highs, name) {
+                Ok(solved) => return self.relaxation(model, solved, rows),
+                Err(attempt) => attempts.push(attempt),
+            }
+        }
+        // Without retries a failed warm re-solve is the one run.
+        let order = match (self.retry, attempts.is_empty()) {
+            (true, _) => self.algorithm.retry_order(model),
+            (false, true) => vec![self.algorithm.resolve(model)],
+            (false, false) => Vec::new(),
+        };
+        for algorithm in order {
+            if left().is_some_and(|t| t.is_zero()) {
+                return Ok(Relaxation::status(LpStatus::TimeLimit));
+            }
+            let (mut highs, rows) = self.load(model, false, false)?;
+            Self::set_time_limit(&mut highs, left())?;
+            self.set_iteration_limit(&mut highs)?;
+            self.set_cold_options(&mut highs, algorithm)?;
+            match run(highs, algorithm.name()) {
+                Ok(solved) => return self.relaxation(model, solved, rows),
+                Err(attempt) => attempts.push(attempt),
+            }
+        }
+        Err(solve_failed(model, "LP", attempts))
+    }
+
+    /// The [`Relaxation`] of an answered run.
+    fn relaxation(
+        &self,
+        model: &Model,
+        solved: highs::SolvedModel,
+        rows: Vec<Row>,
+    ) -> Result<Relaxation, Error> {
+        let status = self.lp_status(model, solved.status())?;
+        Ok(Relaxation {
+            status,
+            optimum: (status == LpStatus::Optimal).then_some((solved, rows)),
+        })
+    }
+
     /// A cold LP solve without duals (used for the explicit dual LP when the
     /// native duals fail verification).
     fn primal(&self, model: &Model) -> Result<RawLp, Error> {
         if let Some(raw) = super::minilp::trivial_lp(model) {
             return Ok(raw);
         }
-        let (mut highs, _) = self.load(model, false, false)?;
-        Self::set_time_limit(&mut highs, self.lp_time_limit)?;
-        self.set_cold_options(&mut highs, model)?;
-        let solved = highs
-            .try_solve()
-            .map_err(|s| backend_error(format!("solve failed: {s:?}")))?;
-        let status = self.lp_status(model, solved.status())?;
-        Ok(match status {
-            LpStatus::Optimal => RawLp {
-                status,
+        let solved = self.solve_relaxation(model, false)?;
+        Ok(match solved.optimum {
+            Some((solved, _)) => RawLp {
+                status: LpStatus::Optimal,
                 x: solved.get_solution().columns().to_vec(),
             },
-            s => RawLp::status(s),
+            None => RawLp::status(solved.status),
         })
     }
 
@@ -476,58 +730,10 @@ impl HighsSolver {
         if let Some(raw) = super::minilp::trivial_lp(model) {
             return Ok((raw, None));
         }
-        let warm = if self.warm_start {
-            WARM.with(|w| w.borrow_mut().take())
-        } else {
-            None
+        let relaxation = self.solve_relaxation(model, self.warm_start)?;
+        let Some((solved, rows)) = relaxation.optimum else {
+            return Ok((RawLp::status(relaxation.status), None));
         };
-        let mut warm_started = false;
-        // Rows appended or bounds changed: the old basis stays dual feasible
-        // (not primal), so the dual simplex continues from it.
-        let mut dual_warm = false;
-        let grown = warm.and_then(|w| {
-            let g = (w.log == self.log)
-                .then(|| growth(&w.snapshot, model, self.grow_rows))
-                .flatten()?;
-            Some((w, g))
-        });
-        let (mut highs, rows) = match grown {
-            Some((w, g)) => {
-                warm_started = true;
-                dual_warm = g.old_rows < model.num_rows()
-                    || !g.bounds.is_empty()
-                    || (self.dual_warm_columns && new_columns_boxed(model, g.old_vars));
-                let (mut highs, mut rows) = (w.highs, w.rows);
-                apply_growth(&mut highs, &mut rows, model, &g)?;
-                (highs, rows)
-            }
-            None => self.load(model, false, false)?,
-        };
-        Self::set_time_limit(&mut highs, self.lp_time_limit)?;
-        // Presolve would discard the previous optimal basis; a warm re-solve
-        // runs the simplex from it directly. New columns leave that basis
-        // primal feasible, so the primal simplex (strategy 4) continues it.
-        if warm_started {
-            // The kept instance may carry a cold solve's interior-point setting.
-            set_options(
-                &mut highs,
-                &[
-                    ("presolve", "off"),
-                    ("solver", "simplex"),
-                    ("run_crossover", "on"),
-                ],
-            )?;
-            set_simplex_strategy(&mut highs, if dual_warm { 1 } else { 4 })?;
-        } else {
-            self.set_cold_options(&mut highs, model)?;
-        }
-        let solved = highs
-            .try_solve()
-            .map_err(|s| backend_error(format!("solve failed: {s:?}")))?;
-        let status = self.lp_status(model, solved.status())?;
-        if status != LpStatus::Optimal {
-            return Ok((RawLp::status(status), None));
-        }
         let solution = solved.get_solution();
         let x = solution.columns().to_vec();
         let duals = solution.dual_rows().to_vec();
@@ -540,7 +746,13 @@ impl HighsSolver {
             };
             WARM.with(|w| *w.borrow_mut() = Some(warm));
         }
-        Ok((RawLp { status, x }, Some(duals)))
+        Ok((
+            RawLp {
+                status: LpStatus::Optimal,
+                x,
+            },
+            Some(duals),
+        ))
     }
 
     fn mip(&self, model: &Model, opts: &MipOptions) -> Result<MipSolution, Error> {
@@ -588,9 +800,13 @@ impl HighsSolver {
                     .map_err(|s| backend_error(format!("could not pass the start: {s:?}")))?;
             }
         }
-        let solved = highs
-            .try_solve()
-            .map_err(|s| backend_error(format!("MIP solve failed: {s:?}")))?;
+        let solved = highs.try_solve().map_err(|_| {
+            let attempt = SolveAttempt {
+                algorithm: "branch-and-cut".to_string(),
+                model_status: None,
+            };
+            solve_failed(model, "MIP", vec![attempt])
+        })?;
         let status = match solved.status() {
             HighsModelStatus::Optimal => MipStatus::Optimal,
             HighsModelStatus::Infeasible => MipStatus::Infeasible,

@@ -1,5 +1,28 @@
-//! Which algorithm a cold HiGHS LP solve runs, and the automatic choice
-//! from the LP's shape (feature `highs`).
+//! Which algorithm a cold HiGHS LP solve runs, the automatic choice from
+//! the LP's shape, and the order in which algorithms are retried when one
+//! fails (feature `highs`).
+//!
+//! # Retries
+//!
+//! HiGHS can stop without an answer: a run that returns `Error` (IPX, the
+//! interior point, fails this way on the 400 × 99,599 dual-form LP of
+//! `rux-rf` on 10⁵ twonorm rows: the conjugate residual solve of its
+//! starting point stops at its limit of m + 100 iterations, IPX's
+//! `cr_iter_limit`, a known weakness on LPs with far fewer rows than
+//! columns), or a model status that is neither an
+//! answer (optimal, infeasible, unbounded) nor the time limit the caller
+//! set (`Solve error`, `Reached iteration limit`, …). The solver then runs
+//! the next algorithm of [`HighsAlgorithm::retry_order`] on the same LP:
+//! a fixed order that depends on nothing but the algorithm asked for and
+//! the model's shape, so a solve stays deterministic. A retry solves the
+//! same LP, so it reaches the same optimal objective; on a degenerate LP
+//! it may stop at another optimal vertex (other primal values and duals).
+//! When every algorithm fails, the solve is [`crate::Error::SolveFailed`],
+//! naming the LP's size, each algorithm tried and how HiGHS stopped.
+//! PDLP (HiGHS's first-order solver, which the `highs` crate can select
+//! by option) is not in the order: it stops at a point within a relative
+//! tolerance of optimal, not at an optimal vertex, so it would not give the
+//! same optimum that the callers' verification expects.
 
 use crate::model::Model;
 
@@ -76,5 +99,46 @@ impl HighsAlgorithm {
             HighsAlgorithm::Auto => Self::for_shape(model.num_rows(), model.num_vars()),
             a => a,
         }
+    }
+
+    /// The algorithms a cold solve of `model` tries, in order, when each one
+    /// before fails (see the module documentation): this algorithm resolved
+    /// by [`HighsAlgorithm::resolve`], then those of
+    /// [`HighsAlgorithm::FALLBACKS`] that are not already in the list. The
+    /// order depends on this algorithm and the model's shape only.
+    pub fn retry_order(self, model: &Model) -> Vec<HighsAlgorithm> {
+        let mut order = vec![self.resolve(model)];
+        for a in Self::FALLBACKS {
+            if !order.contains(&a) {
+                order.push(a);
+            }
+        }
+        order
+    }
+
+    /// The algorithms tried after the first fails, in order: the dual
+    /// simplex (robust on the small and medium LPs of column generation),
+    /// then the interior point with crossover (a method with another
+    /// failure mode, and an optimal vertex as the simplex gives).
+    pub const FALLBACKS: [HighsAlgorithm; 2] =
+        [HighsAlgorithm::DualSimplex, HighsAlgorithm::InteriorPoint];
+
+    /// The algorithm's name in messages (`dual simplex`, `interior point
+    /// with crossover`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            HighsAlgorithm::Choose => "simplex of HiGHS's choice",
+            HighsAlgorithm::DualSimplex => "dual simplex",
+            HighsAlgorithm::PrimalSimplex => "primal simplex",
+            HighsAlgorithm::InteriorPoint => "interior point with crossover",
+            HighsAlgorithm::InteriorPointNoCrossover => "interior point without crossover",
+            HighsAlgorithm::Auto => "automatic choice",
+        }
+    }
+}
+
+impl std::fmt::Display for HighsAlgorithm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
