@@ -8,9 +8,10 @@
 //! twonorm-like data, 750 of 3·10⁴) and a few hundred columns are
 //! positive; re-solving the whole LP every round is what made RCBoost grow
 //! faster than n² (docs/PERFORMANCE.md, "RCBoost: working sets"). With
-//! [`MasterRows::WorkingSet`] each solve starts from the rows of positive
-//! dual and the columns of positive `z` of the previous solve (and the
-//! columns added since), and is certified against the whole LP:
+//! [`MasterRows::WorkingSet`] each solve starts from the previous LP's
+//! tight rows (cover exactly 1, or a positive dual) and its columns of
+//! reduced cost 0 or positive `z` (and the columns added since), and is
+//! certified against the whole LP:
 //!
 //! 1. solve the LP restricted to the working rows and columns;
 //! 2. one pass over the pool's coverage gives every training row's cover
@@ -84,6 +85,10 @@ pub struct CoverMaster {
     duals: Vec<f64>,
     /// Covering rows in the last LP.
     lp_rows: usize,
+    /// Training rows the next solve starts with.
+    keep_rows: Vec<bool>,
+    /// Columns the next solve starts with (columns added since: all).
+    keep_cols: Vec<bool>,
 }
 
 /// One solve of the master.
@@ -180,6 +185,8 @@ impl CoverMaster {
             z: Vec::new(),
             duals: vec![0.0; n_rows],
             lp_rows: 0,
+            keep_rows: Vec::new(),
+            keep_cols: Vec::new(),
         })
     }
 
@@ -215,15 +222,15 @@ impl CoverMaster {
         let n_cols = self.costs.len();
         let mut lp = Restricted::new(self.n_rows, n_cols);
         let full = self.rows_mode == MasterRows::Full;
-        // Rows: every one, or those of positive dual last time.
+        // Rows: every one, or the tight rows of the last LP.
         for i in 0..self.n_rows {
-            if full || self.duals[i] > 0.0 {
+            if full || self.keep_rows.get(i).copied().unwrap_or(false) {
                 lp.add_row(i as u32, &[])?;
             }
         }
         // Columns: every one, or those of positive z last time and the new.
         for j in 0..n_cols {
-            if full || self.z.get(j).is_none_or(|&z| z > 0.0) {
+            if full || self.keep_cols.get(j).copied().unwrap_or(true) {
                 lp.add_column(j, self.costs[j], &self.coverage[j])?;
             }
         }
@@ -257,6 +264,12 @@ impl CoverMaster {
                 negative_columns(&lp, &self.costs, &self.coverage, &duals)
             };
             if rows.is_empty() && cols.is_empty() {
+                if !full {
+                    let (keep_rows, keep_cols) =
+                        tight(&lp, &self.costs, &self.coverage, &z, &duals);
+                    self.keep_rows = keep_rows;
+                    self.keep_cols = keep_cols;
+                }
                 self.lp_rows = lp.rows.len();
                 self.z.clone_from(&z);
                 self.duals.clone_from(&duals);
@@ -277,6 +290,38 @@ impl CoverMaster {
             }
         }
     }
+}
+
+/// The rows of the LP whose cover is tight or whose dual is positive, and
+/// the columns of the LP whose reduced cost is 0 or whose `z` is positive.
+fn tight(
+    lp: &Restricted,
+    costs: &[f64],
+    coverage: &[Vec<u32>],
+    z: &[f64],
+    duals: &[f64],
+) -> (Vec<bool>, Vec<bool>) {
+    let mut cover = vec![0.0; lp.row_of.len()];
+    for (col, &zj) in coverage.iter().zip(z) {
+        if zj > 0.0 {
+            for &i in col {
+                cover[i as usize] += zj;
+            }
+        }
+    }
+    let rows = (0..cover.len())
+        .map(|i| duals[i] > 0.0 || (lp.row_of[i].is_some() && cover[i] <= 1.0 + ROW_TOL))
+        .collect();
+    let cols = (0..costs.len())
+        .map(|j| {
+            z[j] > 0.0
+                || (lp.var_of[j].is_some() && {
+                    let covered: f64 = coverage[j].iter().map(|&i| duals[i as usize]).sum();
+                    costs[j] - covered <= COLUMN_TOL
+                })
+        })
+        .collect();
+    (rows, cols)
 }
 
 /// Solves `model`: an optimum with one dual per row, or an error.
