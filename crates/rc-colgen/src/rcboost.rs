@@ -17,7 +17,7 @@ use rulecover_core::{
 };
 
 use crate::error::{Error, Result};
-use crate::master::CoverMaster;
+use crate::master::{default_master_solver, CoverMaster, MasterRows};
 use crate::oracle::{propose_checked, PricingOracle};
 use crate::tree_oracle::TreeOracle;
 use rc_tree::{Criterion, DecisionTreeParams};
@@ -50,6 +50,12 @@ pub struct RcBoostParams {
     /// this field reads as the vote.
     #[serde(default)]
     pub proba: RuleProba,
+    /// Which covering rows the master LP holds: a working set certified
+    /// against every row (the default, exact) or every row
+    /// ([`crate::master`]). A parameter file without this field reads as
+    /// the working set.
+    #[serde(default)]
+    pub master_rows: MasterRows,
 }
 
 impl Default for RcBoostParams {
@@ -61,6 +67,7 @@ impl Default for RcBoostParams {
             seed: 0,
             encoding: Encoding::OneHot { drop_first: false },
             proba: RuleProba::Vote,
+            master_rows: MasterRows::WorkingSet,
         }
     }
 }
@@ -99,6 +106,12 @@ impl RcBoostParams {
     /// Sets how class probabilities are formed.
     pub fn proba(mut self, proba: RuleProba) -> Self {
         self.proba = proba;
+        self
+    }
+
+    /// Sets which covering rows the master LP holds.
+    pub fn master_rows(mut self, rows: MasterRows) -> Self {
+        self.master_rows = rows;
         self
     }
 
@@ -150,7 +163,7 @@ impl RcBoostParams {
     /// weights start at the sample weights (a row of weight `m` weighs
     /// `m + Σ λ_i` where `m` copies would each weigh `1 + λ`). The cover
     /// rows of the master LP do not depend on weights. [`Fit`] is this
-    /// with the weighted-tree oracle and the default LP solver.
+    /// with the weighted-tree oracle and [`default_master_solver`].
     pub fn fit_with(
         &self,
         train: &Dataset,
@@ -211,12 +224,7 @@ impl RcBoostParams {
     /// default LP solver.
     pub fn fit_path(&self, train: &Dataset, caps: &[usize]) -> Result<Vec<RcBoostModel>> {
         let mut oracle = TreeOracle::new(self.tree_params());
-        self.fit_path_with(
-            train,
-            &mut oracle,
-            crate::default_lp_solver().as_ref(),
-            caps,
-        )
+        self.fit_path_with(train, &mut oracle, default_master_solver().as_ref(), caps)
     }
 
     /// Algorithm 2 with at most `max_calls` master solves, remembering the
@@ -245,7 +253,7 @@ impl RcBoostParams {
         let (rules, coverage) = first.into_parts();
         let mut pool = LabeledPool::new_weighted(rules, coverage, train, &sample_weights)?;
         let mut costs = pool.costs(self.impurity, 1.0);
-        let mut master = CoverMaster::new(n)?;
+        let mut master = CoverMaster::new(n, self.master_rows)?;
         for (j, c) in costs.iter().enumerate() {
             master.add_column(*c, pool.coverage.rows_of(j))?;
         }
@@ -528,14 +536,14 @@ impl Fit for RcBoostParams {
     type Error = Error;
 
     /// Runs RCBoost with the weighted-tree oracle ([`TreeOracle`]) and the
-    /// default LP solver ([`crate::default_lp_solver`]).
+    /// master's LP solver ([`default_master_solver`]).
     fn fit_checked(
         params: Checked<'_, Self>,
         train: &Dataset,
         weights: Option<&[f64]>,
     ) -> Result<RcBoostModel> {
         let mut oracle = TreeOracle::new(params.tree_params());
-        let solver = crate::default_lp_solver();
+        let solver = default_master_solver();
         Self::fit_checked_with(params, train, weights, &mut oracle, solver.as_ref())
     }
 }
