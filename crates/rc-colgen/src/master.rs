@@ -407,7 +407,7 @@ fn violated_rows(lp: &Restricted, coverage: &[Vec<u32>], z: &[f64]) -> Vec<(u32,
 /// The LP solver of RCBoost's [`crate::RcBoostParams::fit`] and
 /// [`crate::RcBoostParams::fit_path`]: [`rc_lp::default_lp_solver`], and
 /// with feature `highs` HiGHS re-solving models grown by rows from the last
-/// basis too (`rc_lp::HighsSolver::grow_rows`), as a working set grows.
+/// basis too (`rc_lp::HighsSolver::with_row_warm_start`), as a working set grows.
 pub fn default_master_solver() -> Box<dyn LpSolver> {
     #[cfg(feature = "highs")]
     {

@@ -6,6 +6,7 @@
 //! Two suites share this module: `baselines` (DT, RF, ADA, GB only; the
 //! rc-tree issue) and `paper000` (everything).
 
+use rc_colgen::master::MasterRows;
 use rc_colgen::RcBoostParams;
 use rc_cover::{MircoParams, SelectFrom};
 use rc_tree::{
@@ -191,11 +192,17 @@ fn run_gb(job: &JobData) -> Result<Vec<Record>, JobError> {
     Ok(vec![rec])
 }
 
+/// RCBoost as the reproduced tables were computed: the master LP over
+/// every training row (`MasterRows::Full`). The working set, RCBoost's
+/// default, reaches the same optimum every round, but HiGHS may return
+/// another of the degenerate LP's optimal duals, hence other pricing trees
+/// (docs/reproduction/000.md).
 fn rcb(depth: usize, cap: usize, seed: u64) -> RcBoostParams {
     RcBoostParams::default()
         .max_depth(depth)
         .max_rmp_calls(cap)
         .seed(seed)
+        .master_rows(MasterRows::Full)
 }
 
 /// Index of the best (depth, cap) of `grid` by mean inner-CV accuracy, like
