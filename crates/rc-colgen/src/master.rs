@@ -404,10 +404,11 @@ fn violated_rows(lp: &Restricted, coverage: &[Vec<u32>], z: &[f64]) -> Vec<(u32,
         .collect()
 }
 
-/// The LP solver of RCBoost's [`crate::RcBoostParams::fit`] and
-/// [`crate::RcBoostParams::fit_path`]: [`rc_lp::default_lp_solver`], and
-/// with feature `highs` HiGHS re-solving models grown by rows from the last
-/// basis too (`rc_lp::HighsSolver::with_row_warm_start`), as a working set grows.
+/// The LP solver of RCBoost's [`rulecover_core::Fit`] for
+/// [`crate::RcBoostParams`] and of [`crate::RcBoostParams::fit_path`]:
+/// [`rc_lp::default_lp_solver`], and with feature `highs` HiGHS re-solving
+/// models grown by rows from the last basis too
+/// (`rc_lp::HighsSolver::with_row_warm_start`), as a working set grows.
 pub fn default_master_solver() -> Box<dyn LpSolver> {
     #[cfg(feature = "highs")]
     {
