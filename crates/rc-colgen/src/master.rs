@@ -253,10 +253,15 @@ impl CoverMaster {
                 // Tiny negative duals are round-off of a ≥ row's λ ≥ 0.
                 duals[i as usize] = d.max(0.0);
             }
+            let cover = if full {
+                Vec::new()
+            } else {
+                row_cover(self.n_rows, &self.coverage, &z)
+            };
             let rows = if full {
                 Vec::new()
             } else {
-                violated_rows(&lp, &self.coverage, &z)
+                violated_rows(&lp, &self.coverage, &cover)
             };
             let cols = if full {
                 Vec::new()
@@ -266,7 +271,7 @@ impl CoverMaster {
             if rows.is_empty() && cols.is_empty() {
                 if !full {
                     let (keep_rows, keep_cols) =
-                        tight(&lp, &self.costs, &self.coverage, &z, &duals);
+                        tight(&lp, &self.costs, &self.coverage, &cover, &z, &duals);
                     self.keep_rows = keep_rows;
                     self.keep_cols = keep_cols;
                 }
@@ -292,16 +297,9 @@ impl CoverMaster {
     }
 }
 
-/// The rows of the LP whose cover is tight or whose dual is positive, and
-/// the columns of the LP whose reduced cost is 0 or whose `z` is positive.
-fn tight(
-    lp: &Restricted,
-    costs: &[f64],
-    coverage: &[Vec<u32>],
-    z: &[f64],
-    duals: &[f64],
-) -> (Vec<bool>, Vec<bool>) {
-    let mut cover = vec![0.0; lp.row_of.len()];
+/// Each training row's cover `Σ_{j∋i} z_j` under `z`.
+fn row_cover(n_rows: usize, coverage: &[Vec<u32>], z: &[f64]) -> Vec<f64> {
+    let mut cover = vec![0.0; n_rows];
     for (col, &zj) in coverage.iter().zip(z) {
         if zj > 0.0 {
             for &i in col {
@@ -309,16 +307,32 @@ fn tight(
             }
         }
     }
+    cover
+}
+
+/// A column's reduced cost `c_j − Σ_{i∈I(j)} λ_i`.
+fn reduced_cost(cost: f64, rows: &[u32], duals: &[f64]) -> f64 {
+    cost - rows.iter().map(|&i| duals[i as usize]).sum::<f64>()
+}
+
+/// The rows of the LP whose cover is tight or whose dual is positive, and
+/// the columns of the LP whose reduced cost is 0 or whose `z` is positive.
+fn tight(
+    lp: &Restricted,
+    costs: &[f64],
+    coverage: &[Vec<u32>],
+    cover: &[f64],
+    z: &[f64],
+    duals: &[f64],
+) -> (Vec<bool>, Vec<bool>) {
     let rows = (0..cover.len())
         .map(|i| duals[i] > 0.0 || (lp.row_of[i].is_some() && cover[i] <= 1.0 + ROW_TOL))
         .collect();
     let cols = (0..costs.len())
         .map(|j| {
             z[j] > 0.0
-                || (lp.var_of[j].is_some() && {
-                    let covered: f64 = coverage[j].iter().map(|&i| duals[i as usize]).sum();
-                    costs[j] - covered <= COLUMN_TOL
-                })
+                || (lp.var_of[j].is_some()
+                    && reduced_cost(costs[j], &coverage[j], duals) <= COLUMN_TOL)
         })
         .collect();
     (rows, cols)
@@ -349,27 +363,16 @@ fn negative_columns(
 ) -> Vec<usize> {
     (0..costs.len())
         .filter(|&j| {
-            lp.var_of[j].is_none() && {
-                let covered: f64 = coverage[j].iter().map(|&i| duals[i as usize]).sum();
-                costs[j] - covered < -COLUMN_TOL
-            }
+            lp.var_of[j].is_none() && reduced_cost(costs[j], &coverage[j], duals) < -COLUMN_TOL
         })
         .collect()
 }
 
-/// The training rows outside the LP whose cover under `z` is below
-/// `1 − ROW_TOL`, one per pattern of covering LP columns (the lowest row
-/// of each), increasing, each with every column covering it.
-fn violated_rows(lp: &Restricted, coverage: &[Vec<u32>], z: &[f64]) -> Vec<(u32, Vec<u32>)> {
+/// The training rows outside the LP whose `cover` ([`row_cover`]) is
+/// below `1 − ROW_TOL`, one per pattern of covering LP columns (the lowest
+/// row of each), increasing, each with every column covering it.
+fn violated_rows(lp: &Restricted, coverage: &[Vec<u32>], cover: &[f64]) -> Vec<(u32, Vec<u32>)> {
     let n = lp.row_of.len();
-    let mut cover = vec![0.0; n];
-    for (col, &zj) in coverage.iter().zip(z) {
-        if zj > 0.0 {
-            for &i in col {
-                cover[i as usize] += zj;
-            }
-        }
-    }
     // Slot of each violated row, then the columns covering it.
     const NONE: u32 = u32::MAX;
     let mut slot = vec![NONE; n];
